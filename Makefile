@@ -1,0 +1,40 @@
+# PhoneBuddy — `make help` lists the verbs.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+
+.DEFAULT_GOAL := help
+.PHONY: help setup fmt lint test test-slow bench up demo check clean
+
+help: ## List the verbs
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+setup: ## Install system packages and every distribution into .venv (idempotent)
+	./infra/setup.sh
+
+fmt: ## Format and auto-fix the code
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+lint: ## ruff: lint and format check
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: ## Run the default test suite (real servers, no GPU, no slow tests)
+	$(BIN)/pytest
+
+test-slow: ## Run only the slow tests
+	$(BIN)/pytest -m slow
+
+bench: ## Run the benchmarks; each prints one JSON document
+	@for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
+
+up: setup ## Start the local stack (NATS, S3, Prometheus) in the foreground; Ctrl-C stops it
+	$(BIN)/phonebuddy up
+
+demo: up ## The main job on embedded defaults (for now: the local stack)
+
+check: lint test ## What CI runs: lint, then the tests
+
+clean: ## Remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

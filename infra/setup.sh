@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Sets up a development machine: system packages the tests need, then one .venv with every
+# PhoneBuddy distribution installed in editable mode. Safe to run again; it only adds what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=${VENV:-.venv}
+python=${PYTHON:-python3}
+
+need_apt=()
+command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
+[ -n "$(fc-list :lang=zh 2>/dev/null | head -n 1)" ] || need_apt+=(fonts-noto-cjk)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing system packages: ${need_apt[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+"$venv/bin/python" -m pip install -q --upgrade pip
+
+editables=()
+for project in libs/*/pyproject.toml services/*/pyproject.toml training-jobs/*/pyproject.toml; do
+  [ -f "$project" ] && editables+=(-e "$(dirname "$project")")
+done
+echo "setup: installing ${#editables[@]} distributions into $venv"
+"$venv/bin/python" -m pip install -q -c constraints.txt -r requirements-dev.txt "${editables[@]}"
+echo "setup: done. Activate with: source $venv/bin/activate"
