@@ -1,0 +1,61 @@
+"""Every NATS subject, queue group and stream name PhoneBuddy uses, in one place.
+
+Env endpoints: a device is leased through the source's lease subject (served by every env
+process in one queue group); the lease names the instance that holds the device, and all later
+verbs for that lease go to that instance's subjects.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from phonebuddy.protocol.tasks import Source
+
+ROOT = "pb"
+_TOKEN = re.compile(r"^[A-Za-z0-9_\-]+$")
+
+
+class EnvVerb(StrEnum):
+    RESET = "reset"
+    OBSERVE = "observe"
+    ACT = "act"
+    VERIFY = "verify"
+    RENEW = "renew"
+    RELEASE = "release"
+
+
+def check_token(token: str) -> str:
+    """A single subject token: letters, digits, '_' and '-' only (no '.', '*', '>' or spaces)."""
+    if not _TOKEN.fullmatch(token):
+        raise ValueError(f"{token!r} is not a valid NATS subject token")
+    return token
+
+
+def env_lease_subject(source: Source) -> str:
+    return f"{ROOT}.env.{Source(source).value}.lease"
+
+
+def env_lease_queue(source: Source) -> str:
+    return f"{ROOT}-env-{Source(source).value}"
+
+
+def env_instance_prefix(source: Source, instance_id: str) -> str:
+    return f"{ROOT}.env.{Source(source).value}.{check_token(instance_id)}"
+
+
+def env_verb_subject(source: Source, instance_id: str, verb: EnvVerb) -> str:
+    return f"{env_instance_prefix(source, instance_id)}.{EnvVerb(verb).value}"
+
+
+# JetStream: rollout work and results (used by the broker).
+ROLLOUT_STREAM = "PB_ROLLOUT"
+ROLLOUT_SUBJECTS = f"{ROOT}.rollout.>"
+ROLLOUT_REQUESTS = f"{ROOT}.rollout.requests"
+ROLLOUT_EPISODES = f"{ROOT}.rollout.episodes"
+ROLLOUT_RESULTS = f"{ROOT}.rollout.results"
+DEAD_LETTER_PREFIX = f"{ROOT}.dlq"
+
+
+def dead_letter_subject(stream: str) -> str:
+    return f"{DEAD_LETTER_PREFIX}.{check_token(stream)}"
