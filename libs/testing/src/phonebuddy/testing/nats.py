@@ -48,9 +48,7 @@ class NatsServer(ManagedProcess):
     def command(self) -> Sequence[str]:
         # Credentials go in a config file, not argv, so `ps` does not show the password.
         config = self.work_dir / "nats.conf"
-        config.write_text(
-            f'authorization {{ user: "{self.user}", password: "{self.password}" }}\n'
-        )
+        config.write_text(f'authorization {{ user: "{self.user}", password: "{self.password}" }}\n')
         config.chmod(0o600)
         argv = [
             find_binary("nats-server"),

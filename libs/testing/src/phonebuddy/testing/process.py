@@ -24,7 +24,9 @@ class ServerStartError(RuntimeError):
         self.name = name
         self.reason = reason
         self.log_tail = log_tail
-        super().__init__(f"{name} did not start: {reason}\n--- last lines of its log ---\n{log_tail}")
+        super().__init__(
+            f"{name} did not start: {reason}\n--- last lines of its log ---\n{log_tail}"
+        )
 
 
 def find_binary(name: str) -> str:
@@ -145,7 +147,10 @@ class ManagedProcess:
         return self.start()
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         self.cleanup()
 
@@ -153,6 +158,9 @@ class ManagedProcess:
         return await asyncio.to_thread(self.start)
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         await asyncio.to_thread(self.cleanup)
