@@ -5,15 +5,22 @@ its own process group, waits until it really answers, and on exit stops it by PI
 its scratch directory.
 """
 
+from phonebuddy.testing.asgi import serve_asgi
 from phonebuddy.testing.nats import NatsServer
 from phonebuddy.testing.ports import free_port, port_accepts
 from phonebuddy.testing.process import ManagedProcess, ServerStartError, find_binary
+from phonebuddy.testing.prometheus import PrometheusQueryError, PrometheusServer
+from phonebuddy.testing.s3 import S3Server
 
 __all__ = [
     "ManagedProcess",
     "NatsServer",
+    "PrometheusQueryError",
+    "PrometheusServer",
+    "S3Server",
     "ServerStartError",
     "find_binary",
     "free_port",
     "port_accepts",
+    "serve_asgi",
 ]

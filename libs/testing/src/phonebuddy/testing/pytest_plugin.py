@@ -12,6 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from phonebuddy.testing.nats import NatsServer
+from phonebuddy.testing.prometheus import PrometheusServer
+from phonebuddy.testing.s3 import S3Server
 
 
 @pytest.fixture(scope="session")
@@ -28,8 +30,22 @@ def nats_server_fn() -> Iterator[NatsServer]:
         yield server
 
 
+@pytest.fixture(scope="session")
+def s3_server() -> Iterator[S3Server]:
+    """A real S3 server (SeaweedFS) with one access/secret key pair, shared by the session."""
+    with S3Server() as server:
+        yield server
+
+
 @pytest.fixture
 def unique_name(request: pytest.FixtureRequest) -> str:
     """A short name unique to this test, usable as a NATS subject token, stream or bucket name."""
     stem = "".join(ch for ch in request.node.name.lower() if ch.isalnum())[:20]
     return f"t{stem}{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture
+def prometheus_server() -> Iterator[PrometheusServer]:
+    """A real Prometheus scraping every second; add targets with `set_targets(job, [...])`."""
+    with PrometheusServer(scrape_interval_s=0.5) as server:
+        yield server
