@@ -2,6 +2,10 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
+# Re-run setup when any distribution's metadata or the pins change.
+SETUP_STAMP := $(VENV)/.setup-stamp
+SETUP_INPUTS := infra/setup.sh constraints.txt requirements-dev.txt \
+	$(wildcard libs/*/pyproject.toml services/*/pyproject.toml training-jobs/*/pyproject.toml)
 
 .DEFAULT_GOAL := help
 .PHONY: help setup fmt lint test test-slow bench up demo check clean
@@ -11,25 +15,30 @@ help: ## List the verbs
 
 setup: ## Install system packages and every distribution into .venv (idempotent)
 	./infra/setup.sh
+	@touch $(SETUP_STAMP)
 
-fmt: ## Format and auto-fix the code
+$(SETUP_STAMP): $(SETUP_INPUTS)
+	./infra/setup.sh
+	@touch $@
+
+fmt: $(SETUP_STAMP) ## Format and auto-fix the code
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-lint: ## ruff: lint and format check
+lint: $(SETUP_STAMP) ## ruff: lint and format check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: ## Run the default test suite (real servers, no GPU, no slow tests)
+test: $(SETUP_STAMP) ## Run the default test suite (real servers, no GPU, no slow tests)
 	$(BIN)/pytest
 
-test-slow: ## Run only the slow tests
+test-slow: $(SETUP_STAMP) ## Run only the slow tests
 	$(BIN)/pytest -m slow
 
-bench: ## Run the benchmarks; each prints one JSON document
+bench: $(SETUP_STAMP) ## Run the benchmarks; each prints one JSON document
 	@for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
-up: setup ## Start the local stack (NATS, S3, Prometheus) in the foreground; Ctrl-C stops it
+up: $(SETUP_STAMP) ## Start the local stack (NATS, S3, Prometheus) in the foreground; Ctrl-C stops it
 	$(BIN)/phonebuddy up
 
 demo: up ## The main job on embedded defaults (for now: the local stack)

@@ -1,0 +1,73 @@
+"""Where the local stack says what it started, so other commands can find it with no flags.
+
+`phonebuddy up` writes `stack.json` (mode 0600: it holds the stack's generated credentials) into
+its state directory and removes it on exit; `load_stack()` reads it back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+HOME_ENV = "PHONEBUDDY_HOME"
+
+
+def phonebuddy_home() -> Path:
+    return Path(os.environ.get(HOME_ENV) or Path.home() / ".phonebuddy")
+
+
+def default_stack_file() -> Path:
+    return phonebuddy_home() / "stack.json"
+
+
+class StackEndpoint(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    url: str
+    pid: int | None = None
+    description: str = ""
+
+
+class StackInfo(BaseModel):
+    """What `phonebuddy up` started; `env` holds the PHONEBUDDY_* variables a service needs."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pid: int
+    endpoints: tuple[StackEndpoint, ...]
+    env: dict[str, str] = Field(default_factory=dict)
+
+    def endpoint(self, name: str) -> StackEndpoint:
+        for endpoint in self.endpoints:
+            if endpoint.name == name:
+                return endpoint
+        raise KeyError(f"the local stack has no endpoint {name!r}")
+
+
+class StackNotRunningError(RuntimeError):
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        super().__init__(
+            f"no local stack found ({path} is missing); start one with `phonebuddy up`"
+        )
+
+
+def write_stack(info: StackInfo, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(info.model_dump_json(indent=2))
+    os.replace(tmp, path)
+
+
+def load_stack(path: Path | None = None) -> StackInfo:
+    path = path or default_stack_file()
+    try:
+        return StackInfo.model_validate(json.loads(path.read_text()))
+    except FileNotFoundError:
+        raise StackNotRunningError(path) from None
