@@ -10,6 +10,7 @@ from phonebuddy.protocol import (
     ACTION_NAMES,
     Action,
     Answer,
+    CallTool,
     Click,
     Direction,
     InvalidActionError,
@@ -43,6 +44,11 @@ actions: st.SearchStrategy[Action] = st.one_of(
     st.builds(Wait, time=st.floats(0.1, 60)),
     st.builds(Answer, text=st.text(max_size=200)),
     st.builds(Terminate, status=st.sampled_from(TerminateStatus)),
+    st.builds(
+        CallTool,
+        name=st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True),
+        arguments=st.dictionaries(st.text(max_size=5), st.integers() | st.text(max_size=5)),
+    ),
 )
 
 
@@ -55,7 +61,7 @@ def test_every_action_survives_a_tool_call_json_round_trip(action: Action) -> No
 def test_every_action_name_is_covered_by_the_strategy() -> None:
     assert set(ACTION_NAMES) == {
         "click", "long_press", "swipe", "type", "key", "system_button", "open", "wait",
-        "answer", "terminate",
+        "answer", "terminate", "call_tool",
     }  # fmt: skip
 
 

@@ -14,7 +14,15 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from phonebuddy.protocol.geometry import Point
 
@@ -140,12 +148,31 @@ class Terminate(_ActionBase):
     status: TerminateStatus
 
 
+class CallTool(_ActionBase):
+    """Call a direct tool of the foreground app (a PhoneBuddy extension of `mobile_use`; the
+    observation lists the tools on offer)."""
+
+    action: Literal["call_tool"] = "call_tool"
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_.]*$")
+    arguments: dict[str, JsonValue] = Field(default_factory=dict)
+
+
 Action = Annotated[
-    Click | LongPress | Swipe | Type | Key | SystemButton | Open | Wait | Answer | Terminate,
+    Click
+    | LongPress
+    | Swipe
+    | Type
+    | Key
+    | SystemButton
+    | Open
+    | Wait
+    | Answer
+    | Terminate
+    | CallTool,
     Field(discriminator="action"),
 ]
 ACTION_TYPES: tuple[type[_ActionBase], ...] = (
-    Click, LongPress, Swipe, Type, Key, SystemButton, Open, Wait, Answer, Terminate,
+    Click, LongPress, Swipe, Type, Key, SystemButton, Open, Wait, Answer, Terminate, CallTool,
 )  # fmt: skip
 ACTION_NAMES: tuple[str, ...] = tuple(t.model_fields["action"].default for t in ACTION_TYPES)
 action_adapter: TypeAdapter[Action] = TypeAdapter(Action)
