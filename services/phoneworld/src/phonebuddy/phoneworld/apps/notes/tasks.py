@@ -1,0 +1,196 @@
+"""Task templates of the Notes app."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from phonebuddy.phoneworld.apps.notes.app import NOTES_ON_NEW_DEVICE, SEED_NOTES
+from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction
+
+NOTES = "com.pw.notes"
+NOTES_LIST = f"apps/{NOTES}/notes"
+TITLES = ("周末计划", "买菜", "快递单号", "健身打卡", "给房东的话", "项目想法", "读书清单")
+BODIES = ("周六上午去图书馆", "西红柿三个，土豆两个", "SF1234567890", "今天跑了5公里",
+          "下月房租按时转账", "做一个记账小程序", "《活着》《围城》")  # fmt: skip
+
+
+def _existing_note(rng: random.Random) -> dict[str, Any]:
+    """A note the setup makes sure is on the device (usually it already is)."""
+    title, body = rng.choice(SEED_NOTES)
+    return {"title": title, "body": body}
+
+
+class _WithNote(TaskTemplate):
+    """Templates that act on a note which the setup makes sure exists."""
+
+    def setup(self, it: Any, params: Params) -> None:
+        notes = it.app_data(NOTES)["notes"]
+        if not any(n["title"] == params["title"] for n in notes):
+            notes.append({"id": "note-task", "title": params["title"], "body": params["body"],
+                          "pinned": False})  # fmt: skip
+
+    def _open_note(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        yield from ui.scroll_to(text=params["title"])
+        yield ui.tap(text=params["title"])
+
+
+class CreateNote(TaskTemplate):
+    id = "notes.create"
+    category = Category.SINGLE_APP
+    apps = (NOTES,)
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        i = rng.randrange(len(TITLES))
+        return {"title": TITLES[i], "body": BODIES[i]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"在备忘录里新建一条标题为“{params['title']}”、内容为“{params['body']}”的备忘录",
+            en=f"Create a note titled '{params['title']}' with the text '{params['body']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        added = diff.added(NOTES_LIST)
+        if len(added) != 1:
+            return [f"expected one new note, found {len(added)}"]
+        note = added[0]
+        problems = []
+        if note["title"] != params["title"]:
+            problems.append(f"title is {note['title']!r}, expected {params['title']!r}")
+        if note["body"].strip() != params["body"]:
+            problems.append(f"body is {note['body']!r}, expected {params['body']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        yield ui.tap("new_note")
+        yield from ui.type_into("title", params["title"])
+        yield from ui.type_into("body", params["body"])
+        yield ui.tap("save")
+
+
+class DeleteNote(_WithNote):
+    id = "notes.delete"
+    category = Category.SINGLE_APP
+    apps = (NOTES,)
+    difficulty = 5
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _existing_note(rng)
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(zh=f"删除备忘录“{params['title']}”",
+                           en=f"Delete the note '{params['title']}'")  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        removed = diff.removed(NOTES_LIST)
+        titles = [n["title"] for n in removed]
+        return [] if titles == [params["title"]] else [f"deleted {titles}, expected only "
+                                                       f"{params['title']!r}"]  # fmt: skip
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from self._open_note(ui, params)
+        yield ui.tap("delete")
+        yield ui.tap("confirm_delete")
+
+
+class PinNote(_WithNote):
+    id = "notes.pin"
+    category = Category.SINGLE_APP
+    apps = (NOTES,)
+    difficulty = 4
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _existing_note(rng)
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(zh=f"把备忘录“{params['title']}”置顶",
+                           en=f"Pin the note '{params['title']}' to the top")  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        problems = []
+        pinned = [c for c in diff.touched(NOTES_LIST) if c.path.endswith("/pinned")]
+        notes = {n["id"]: n for n in diff.after["apps"][NOTES]["notes"]}
+        targets = [c for c in pinned if notes[c.path.split("[")[1].split("]")[0]]["title"]
+                   == params["title"] and c.after is True]  # fmt: skip
+        if len(targets) != 1 or len(pinned) != 1:
+            problems.append(f"expected exactly {params['title']!r} to become pinned")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from self._open_note(ui, params)
+        yield ui.tap("pin")
+
+
+class ReadNote(_WithNote):
+    id = "notes.read"
+    category = Category.SINGLE_APP
+    apps = (NOTES,)
+    difficulty = 4
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _existing_note(rng)
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(zh=f"备忘录“{params['title']}”里写了什么？",
+                           en=f"What does the note '{params['title']}' say?")  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return [] if matches_text(answer, params["body"]) else [
+            f"answer {answer!r} does not contain {params['body']!r}"]  # fmt: skip
+
+    def wrong_answer(self, params: Params) -> str:
+        return params["title"]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from self._open_note(ui, params)
+        node = ui.find("note_body")
+        yield Answer(text=node.text if node else "")
+
+
+class CountNotes(TaskTemplate):
+    id = "notes.count"
+    category = Category.SINGLE_APP
+    apps = (NOTES,)
+    difficulty = 3
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        extra = rng.randrange(0, 4)
+        return {"extra": extra, "count": NOTES_ON_NEW_DEVICE + extra}
+
+    def setup(self, it: Any, params: Params) -> None:
+        notes = it.app_data(NOTES)["notes"]
+        for i in range(params["extra"]):
+            notes.append({"id": f"note-extra-{i}", "title": f"待办 {i + 1}", "body": "",
+                          "pinned": False})  # fmt: skip
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(zh="备忘录里一共有几条备忘录？", en="How many notes are in Notes?")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        count = params["count"]
+        return [] if matches_number(answer, count) else [f"answer {answer!r} is not {count}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return str(params["count"] + 1)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        count = sum(1 for node in ui.device.ui_tree().walk()
+                    if node.resource_id.startswith(f"{NOTES}:id/note_"))  # fmt: skip
+        yield Answer(text=str(count))
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (CreateNote(), DeleteNote(), PinNote(), ReadNote(),
+                                       CountNotes())  # fmt: skip

@@ -1,0 +1,502 @@
+"""A simulated phone: state, navigation, the action interface, and cached observations."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from phonebuddy.phoneworld.interaction import Interaction, NoOp
+from phonebuddy.phoneworld.state import Doc, clone
+from phonebuddy.phoneworld.system import shell
+from phonebuddy.phoneworld.ui.render import encode, render
+from phonebuddy.phoneworld.ui.tree import to_ui_node
+from phonebuddy.phoneworld.ui.widgets import Node
+from phonebuddy.phoneworld.world import UnknownAppError, World, seeded_rng
+from phonebuddy.protocol import (
+    Action,
+    Answer,
+    CallTool,
+    Click,
+    Frame,
+    Key,
+    LongPress,
+    Observation,
+    Open,
+    ScreenSize,
+    Swipe,
+    SystemButton,
+    SystemButtonName,
+    Terminate,
+    ToolSpec,
+    Type,
+    UINode,
+    Wait,
+    to_pixels,
+)
+
+WALLET_PACKAGE = "com.pw.wallet"
+SECONDS_PER_ACTION = 3
+# 2026-03-16 09:00 Beijing time; every reset starts from here plus a seeded offset of days.
+EPOCH_START = int(
+    dt.datetime(2026, 3, 16, 9, 0, tzinfo=dt.timezone(dt.timedelta(hours=8))).timestamp()
+)
+DEFAULT_SCREEN = ScreenSize(width=1080, height=2400)
+ImageFormat = Literal["jpeg", "png"]
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    effect: Literal["applied", "no_op", "final"]
+    note: str = ""
+
+
+def _key_name(text: str) -> str:
+    return text.upper().removeprefix("KEYCODE_")
+
+
+class Device:
+    """One phone. `act()` changes it, `observe()` shows it; both are deterministic."""
+
+    def __init__(
+        self,
+        world: World,
+        *,
+        device_id: str = "pw-0",
+        screen: ScreenSize = DEFAULT_SCREEN,
+        seed: int = 0,
+    ) -> None:
+        self.world = world
+        self.device_id = device_id
+        self.screen = screen
+        self.scale = screen.width / 1080
+        self.state: Doc = {}
+        self.version = 0
+        self._layout: tuple[int, Node, dict[str, int]] | None = None
+        self._frames: dict[tuple[int, str], Frame] = {}
+        self._tree: tuple[int, UINode] | None = None
+        self.reset(seed)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def reset(self, seed: int = 0) -> None:
+        """A fresh phone: every app's initial data, home screen, the clock at the seed's day."""
+        rng = seeded_rng("device", self.world.seed, seed)
+        apps: dict[str, Doc] = {}
+        for app in self.world.apps:
+            app_rng = seeded_rng("data", self.world.seed, seed, app.package)
+            apps[app.package] = clone(app.initial_data(self.world.content(app.package), app_rng))
+        self.state = {
+            "os": {
+                "clock": EPOCH_START + rng.randrange(0, 30) * 86400,
+                "next_id": 1,
+                "clipboard": "",
+                "notifications": [],
+                "permissions": {},
+                "settings": {
+                    "wifi": True,
+                    "bluetooth": False,
+                    "dark_mode": False,
+                    "brightness": 60,
+                    "language": "zh-CN",
+                    "do_not_disturb": False,
+                    "airplane_mode": False,
+                    "volume": 50,
+                },
+            },
+            "apps": apps,
+            "ui": {
+                "foreground": None,
+                "stacks": {},
+                "recents": [],
+                "focus": None,
+                "overlay": None,
+                "toast": None,
+                "launcher": {"drawer": False},
+                "scroll": {},
+            },
+        }
+        self._changed()
+
+    def snapshot(self) -> Doc:
+        return clone(self.state)
+
+    def restore(self, snapshot: Doc) -> None:
+        self.state = clone(snapshot)
+        self._changed()
+
+    def fork(self, device_id: str) -> Device:
+        """A new device in exactly this device's state (GRPO: G identical starts)."""
+        twin = Device.__new__(Device)
+        twin.world, twin.device_id, twin.screen, twin.scale = (
+            self.world,
+            device_id,
+            self.screen,
+            self.scale,
+        )
+        twin.state = clone(self.state)
+        twin.version = 0
+        twin._layout = twin._tree = None
+        twin._frames = {}
+        return twin
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    # -- navigation (used by Interaction) ----------------------------------------------------
+    @property
+    def foreground(self) -> str | None:
+        return self.state["ui"]["foreground"]
+
+    def stack(self, package: str) -> list[Doc]:
+        return self.state["ui"]["stacks"].setdefault(package, [])
+
+    def top_entry(self, package: str) -> Doc:
+        stack = self.stack(package)
+        if not stack:
+            raise RuntimeError(f"{package} has no screen open")
+        return stack[-1]
+
+    def push_screen(
+        self,
+        package: str,
+        screen_name: str,
+        params: dict[str, Any],
+        fields: dict[str, str] | None = None,
+    ) -> None:
+        """Open `screen_name` on top of the app's back stack; `fields` pre-fill its text fields."""
+        app = self.world.app(package)
+        if screen_name not in app.screens:
+            raise KeyError(f"{package} has no screen {screen_name!r}")
+        self.stack(package).append(
+            {"screen": screen_name, "params": clone(params), "fields": dict(fields or {}), "ui": {}}
+        )
+        self.state["ui"]["focus"] = None
+
+    def pop_screen(self, package: str, *, allow_exit: bool = True) -> None:
+        stack = self.stack(package)
+        if len(stack) > 1:
+            stack.pop()
+        elif allow_exit:
+            stack.clear()
+            if self.foreground == package:
+                self.state["ui"]["foreground"] = None
+        self.state["ui"]["focus"] = None
+
+    def reset_stack(self, package: str, screen_name: str, params: dict[str, Any]) -> None:
+        self.stack(package).clear()
+        self.push_screen(package, screen_name, params)
+
+    def launch(self, package: str) -> None:
+        app = self.world.app(package)
+        ui = self.state["ui"]
+        ui["foreground"] = package
+        ui["focus"] = None
+        ui["overlay"] = None
+        recents = [p for p in ui["recents"] if p != package]
+        ui["recents"] = [package, *recents][:12]
+        if not self.stack(package):
+            self.push_screen(package, app.home_screen, {})
+        granted = self.state["os"]["permissions"].get(package, {})
+        pending = [perm for perm in app.permissions if perm not in granted]
+        if pending:
+            ui["overlay"] = {"kind": "permission", "package": package, "permission": pending[0]}
+
+    def go_home(self) -> None:
+        ui = self.state["ui"]
+        ui["foreground"] = None
+        ui["focus"] = None
+        ui["overlay"] = None
+        ui["launcher"] = {"drawer": False}
+
+    def post_notification(
+        self, package: str, title: str, text: str, screen: str | None, params: dict[str, Any]
+    ) -> None:
+        os_state = self.state["os"]
+        os_state["notifications"].append(
+            {
+                "id": f"n-{os_state['next_id']:05d}",
+                "package": package,
+                "title": title,
+                "text": text,
+                "screen": screen,
+                "params": clone(params),
+                "time": os_state["clock"],
+            }
+        )
+        os_state["next_id"] += 1
+
+    def request_payment(self, from_package: str, request: dict[str, Any]) -> None:
+        self.launch(WALLET_PACKAGE)
+        self.push_screen(WALLET_PACKAGE, "pay", {**request, "from": from_package})
+
+    def complete_payment(self, from_package: str, reference: str, *, paid: bool) -> None:
+        """Called by the wallet: close its payment screen, return to the app that asked."""
+        stack = self.stack(WALLET_PACKAGE)
+        if stack and stack[-1]["screen"] == "pay":
+            self.pop_screen(WALLET_PACKAGE, allow_exit=True)
+        self.launch(from_package)
+        self.world.app(from_package).on_payment_result(
+            Interaction(self, from_package), reference, paid
+        )
+
+    # -- acting ------------------------------------------------------------------------------
+    def act(self, action: Action) -> ActResult:
+        """Apply one action. Anything that has no effect is a recorded no-op, never an error."""
+        ui = self.state["ui"]
+        ui["toast"] = None
+        self.state["os"]["clock"] += (
+            int(action.time) if isinstance(action, Wait) else SECONDS_PER_ACTION
+        )
+        try:
+            result = self._dispatch(action)
+        except NoOp as no_op:
+            result = ActResult("no_op", no_op.reason)
+        self._changed()
+        return result
+
+    def _dispatch(self, action: Action) -> ActResult:
+        if isinstance(action, Answer | Terminate):
+            return ActResult("final")
+        if isinstance(action, Wait):
+            return ActResult("applied", f"waited {action.time:g} s")
+        if isinstance(action, Click):
+            return self._tap(to_pixels(action.coordinate, self.screen), long=False)
+        if isinstance(action, LongPress):
+            return self._tap(to_pixels(action.coordinate, self.screen), long=True)
+        if isinstance(action, Swipe):
+            start, end = action.endpoints()
+            return self._swipe(to_pixels(start, self.screen), to_pixels(end, self.screen))
+        if isinstance(action, Type):
+            return self.type_text(action.text)
+        if isinstance(action, Key):
+            return self._key(_key_name(action.text))
+        if isinstance(action, SystemButton):
+            return self._system_button(action.button)
+        if isinstance(action, Open):
+            return self._open(action.text)
+        if isinstance(action, CallTool):
+            return self._call_tool(action.name, action.arguments)
+        raise NoOp(f"unsupported action {action.action}")
+
+    def _interaction(self) -> Interaction:
+        return Interaction(self, self.foreground or shell.LAUNCHER_PACKAGE)
+
+    def _tap(self, point: tuple[int, int], *, long: bool) -> ActResult:
+        root = self.layout()
+        node = shell.hit_test(root, point, long=long)
+        if node is None:
+            if long:
+                target = shell.text_at(root, point)
+                if target is not None:
+                    return self._offer_copy_or_paste(target)
+            raise NoOp(f"nothing to {'long-press' if long else 'tap'} at {point}")
+        handler = node.on_long_press if long else node.on_tap
+        if node.focusable and not long:
+            field_name = node.resource_id.rpartition(":id/")[2]
+            self.state["ui"]["focus"] = {"package": self.foreground, "field": field_name}
+        if handler is not None:
+            handler(self._interaction())
+        return ActResult("applied", node.resource_id or node.text or node.desc)
+
+    def _offer_copy_or_paste(self, node: Node) -> ActResult:
+        if node.focusable and node.focused:
+            if not self.state["os"]["clipboard"]:
+                raise NoOp("the clipboard is empty")
+            self.state["ui"]["overlay"] = {"kind": "paste"}
+        else:
+            self.state["ui"]["overlay"] = {"kind": "copy", "text": node.text}
+        return ActResult("applied", "text menu")
+
+    def _swipe(self, start: tuple[int, int], end: tuple[int, int]) -> ActResult:
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        ui = self.state["ui"]
+        root = self.layout()
+        status_bar = shell.status_bar_height(self.scale)
+        if ui["overlay"] is None and start[1] < status_bar * 2 and dy > abs(dx):
+            ui["overlay"] = {"kind": "shade"}
+            return ActResult("applied", "notification shade")
+        if ui["overlay"] is not None and ui["overlay"]["kind"] == "shade" and dy < -abs(dx):
+            ui["overlay"] = None
+            return ActResult("applied", "closed the notification shade")
+        if abs(dx) > abs(dy):
+            raise NoOp("nothing scrolls sideways here")
+        scroller = shell.scroll_at(root, start)
+        if scroller is None or scroller.scroll_id is None:
+            raise NoOp("nothing scrolls here")
+        offsets = self._scroll_offsets()
+        current = offsets.get(scroller.scroll_id, 0)
+        extent = self._layout[2].get(scroller.scroll_id, 0) if self._layout else 0
+        wanted = min(max(0, current - dy), extent)
+        if wanted == current:
+            if dy > 0 and current == 0 and scroller.on_pull_down is not None:
+                scroller.on_pull_down(self._interaction())
+                return ActResult("applied", "pulled down")
+            raise NoOp("already scrolled to the end")
+        offsets[scroller.scroll_id] = wanted
+        return ActResult("applied", f"scrolled {scroller.scroll_id} to {wanted}")
+
+    def _scroll_offsets(self) -> dict[str, int]:
+        """Scroll offsets of what is on screen: the top app screen, or the launcher."""
+        package = self.foreground
+        if package is None:
+            return self.state["ui"]["launcher"].setdefault("scroll", {})
+        return self.top_entry(package).setdefault("scroll", {})
+
+    def _focused(self) -> tuple[Doc, str]:
+        focus = self.state["ui"]["focus"]
+        if focus is None or focus["package"] != self.foreground or self.foreground is None:
+            raise NoOp("no text field has focus")
+        return self.top_entry(self.foreground), focus["field"]
+
+    def type_text(self, text: str) -> ActResult:
+        entry, field_name = self._focused()
+        entry["fields"][field_name] = str(entry["fields"].get(field_name, "")) + text
+        return ActResult("applied", f"typed into {field_name}")
+
+    def _key(self, name: str) -> ActResult:
+        if name in ("DEL", "BACKSPACE", "DELETE"):
+            return self.delete_char()
+        mapped = {
+            "ENTER": "Enter",
+            "BACK": "Back",
+            "HOME": "Home",
+            "MENU": "Menu",
+            "APP_SWITCH": "Menu",
+        }.get(name)
+        if mapped is None:
+            raise NoOp(f"key {name} does nothing here")
+        return self._system_button(SystemButtonName(mapped))
+
+    def delete_char(self) -> ActResult:
+        entry, field_name = self._focused()
+        value = str(entry["fields"].get(field_name, ""))
+        if not value:
+            raise NoOp(f"{field_name} is already empty")
+        entry["fields"][field_name] = value[:-1]
+        return ActResult("applied", "deleted a character")
+
+    def submit_focused(self) -> ActResult:
+        focused = next((n for n in self.layout().walk() if n.focused), None)
+        if focused is None or focused.on_submit is None:
+            raise NoOp("Enter: no focused field to submit")
+        focused.on_submit(self._interaction())
+        return ActResult("applied", "submitted")
+
+    def _system_button(self, button: SystemButtonName) -> ActResult:
+        ui = self.state["ui"]
+        if button is SystemButtonName.HOME:
+            self.go_home()
+            return ActResult("applied", "home")
+        if button is SystemButtonName.MENU:
+            ui["overlay"] = {"kind": "recents"}
+            ui["focus"] = None
+            return ActResult("applied", "recent apps")
+        if button is SystemButtonName.ENTER:
+            return self.submit_focused()
+        return self._back()
+
+    def _back(self) -> ActResult:
+        ui = self.state["ui"]
+        if ui["overlay"] is not None:
+            ui["overlay"] = None
+            return ActResult("applied", "closed the overlay")
+        if ui["focus"] is not None:
+            ui["focus"] = None
+            return ActResult("applied", "hid the keyboard")
+        package = self.foreground
+        if package is None:
+            if ui["launcher"].get("drawer"):
+                ui["launcher"]["drawer"] = False
+                return ActResult("applied", "closed the app drawer")
+            raise NoOp("already on the home screen")
+        entry = self.top_entry(package)
+        if entry["ui"].get("dialog") is not None:
+            entry["ui"]["dialog"] = None
+            return ActResult("applied", "closed the dialog")
+        self.pop_screen(package)
+        return ActResult("applied", "back")
+
+    def _open(self, name: str) -> ActResult:
+        try:
+            app = self.world.resolve(name)
+        except UnknownAppError as exc:
+            raise NoOp(str(exc)) from None
+        self.launch(app.package)
+        return ActResult("applied", f"opened {app.package}")
+
+    def _call_tool(self, name: str, arguments: dict[str, Any]) -> ActResult:
+        package = self.foreground
+        if package is None:
+            raise NoOp("no app is open, so no tools are available")
+        app = self.world.app(package)
+        tool_def = app.tools.get(name)
+        if tool_def is None:
+            raise NoOp(f"{app.label.en} has no tool {name!r}; it has {sorted(app.tools)}")
+        problems = [
+            f"{param} must be {kind.__name__}"
+            for param, kind in tool_def.params.items()
+            if not isinstance(arguments.get(param), kind)
+            or (kind is int and isinstance(arguments.get(param), bool))
+        ]
+        extra = sorted(set(arguments) - set(tool_def.params))
+        if extra:
+            problems.append(f"unknown arguments {extra}")
+        if problems:
+            raise NoOp(f"tool {name}: " + "; ".join(problems))
+        result = tool_def.method(app, Interaction(self, package), **arguments)
+        return ActResult("applied", str(result) if result is not None else f"called {name}")
+
+    # -- observing ---------------------------------------------------------------------------
+    def layout(self) -> Node:
+        if self._layout is None or self._layout[0] != self.version:
+            root, extents = shell.compose(self)
+            self._layout = (self.version, root, extents)
+        return self._layout[1]
+
+    def ui_tree(self) -> UINode:
+        if self._tree is None or self._tree[0] != self.version:
+            self._tree = (self.version, to_ui_node(self.layout(), self.screen))
+        return self._tree[1]
+
+    def frame(self, image_format: ImageFormat = "jpeg") -> Frame:
+        key = (self.version, image_format)
+        cached = self._frames.get(key)
+        if cached is None:
+            data = encode(render(self.layout(), self.screen), image_format)
+            media_type = "image/jpeg" if image_format == "jpeg" else "image/png"
+            cached = Frame.from_bytes(data, media_type)
+            self._frames = {key: cached}
+        return cached
+
+    def tools(self) -> tuple[ToolSpec, ...]:
+        if self.foreground is None:
+            return ()
+        return tuple(
+            ToolSpec(name=t.name, description=t.description, parameters=t.json_schema())
+            for t in self.world.app(self.foreground).tools.values()
+        )
+
+    def device_time(self) -> str:
+        tz = dt.timezone(dt.timedelta(hours=8))
+        return dt.datetime.fromtimestamp(self.state["os"]["clock"], tz).isoformat()
+
+    def observe(
+        self, *, image_format: ImageFormat = "jpeg", include_ui_tree: bool = True
+    ) -> tuple[Observation, Frame]:
+        frame = self.frame(image_format)
+        observation = Observation(
+            frame=frame.ref,
+            screen=self.screen,
+            foreground_app=self.foreground,
+            ui_tree=self.ui_tree() if include_ui_tree else None,
+            tools=self.tools(),
+            device_time=self.device_time(),
+        )
+        return observation, frame
+
+    def state_digest(self) -> str:
+        """A hash of the whole state, for determinism checks."""
+        import json
+
+        return hashlib.sha256(json.dumps(self.state, sort_keys=True).encode()).hexdigest()

@@ -1,0 +1,1 @@
+"""The simulated OS: shell composition, launcher, keyboard and system overlays."""

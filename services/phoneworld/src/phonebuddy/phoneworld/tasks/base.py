@@ -1,0 +1,83 @@
+"""Task templates: parameters sampled from the world, an instruction, a start state, a verifier
+and a scripted oracle.
+
+    class CreateNote(TaskTemplate):
+        id = "notes.create"
+        category = Category.SINGLE_APP
+        apps = ("com.pw.notes",)
+        difficulty = 5
+
+        def sample(self, world, rng): return {"title": ..., "body": ...}
+        def instruction(self, params): return Instruction(zh=..., en=...)
+        def verify(self, diff, params, answer): -> list of problems ([] = success)
+        def solve(self, ui, params): yield ui.open("备忘录"); yield ui.tap("new_note"); ...
+
+`verify` claims the changes it expects from the StateDiff (`diff.added(...)`,
+`diff.touched(...)`); every change left unclaimed is an unexpected side effect and fails the
+task. `solve` is a generator of actions that reads the screen through `ui` between actions,
+exactly like an agent would.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.protocol import Action, Category, Instruction, Source, TaskSpec
+
+if TYPE_CHECKING:
+    from phonebuddy.phoneworld.interaction import Interaction
+    from phonebuddy.phoneworld.tasks.oracle import OracleUI
+    from phonebuddy.phoneworld.world import World
+
+Params = dict[str, Any]
+
+
+class TaskTemplate:
+    id: ClassVar[str]
+    category: ClassVar[Category]
+    apps: ClassVar[tuple[str, ...]]
+    difficulty: ClassVar[int]  # roughly the number of steps of the oracle
+    # Question-answer tasks are solved by an `answer` action checked against state.
+    answers: ClassVar[bool] = False
+    # Extra paths (beyond every app's own ignorables) whose changes are not side effects.
+    ignorable: ClassVar[tuple[str, ...]] = ()
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        raise NotImplementedError
+
+    def instruction(self, params: Params) -> Instruction:
+        raise NotImplementedError
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        """Prepare the start state (e.g. add the chat message that holds an address)."""
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        raise NotImplementedError
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        raise NotImplementedError
+
+    def wrong_answer(self, params: Params) -> str | None:
+        """For answer tasks: a plausible but wrong answer (a near miss the verifier rejects)."""
+        return None
+
+    def spec(self, params: Params, *, seed: int, language: str = "zh") -> TaskSpec:
+        return TaskSpec(
+            template_id=self.id,
+            seed=seed,
+            params=params,
+            instruction=self.instruction(params),
+            language=language,  # type: ignore[arg-type]
+            category=self.category,
+            apps=self.apps,
+            source=Source.SIM,
+        )
+
+
+def pick(rng: random.Random, items: Any, k: int | None = None) -> Any:
+    """A seeded choice from read-only content (tuples of mappings)."""
+    pool = list(items)
+    return rng.choice(pool) if k is None else rng.sample(pool, k)

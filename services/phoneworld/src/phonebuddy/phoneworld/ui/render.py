@@ -1,0 +1,127 @@
+"""Draw a laid-out node tree with Pillow, and encode the picture.
+
+Text dominates drawing time, so every (text, size, weight) is rasterized once into an alpha
+mask and stamped with its colour afterwards.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from typing import Literal
+
+from PIL import Image, ImageDraw
+
+from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.icons import draw_icon
+from phonebuddy.phoneworld.ui.text import line_height
+from phonebuddy.phoneworld.ui.theme import font
+from phonebuddy.phoneworld.ui.widgets import Node
+from phonebuddy.protocol import ScreenSize
+
+JPEG_QUALITY = 80
+_CENTERED_KINDS = frozenset(
+    {"button", "chip", "tab", "avatar", "badge", "image", "key", "toast", "icon_button"}
+)
+_DIM = [v * 45 // 100 for v in range(256)] * 3
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int]:
+    """The text as an alpha mask, and the mask's vertical offset from the line's top."""
+    face = font(size, bold)
+    left, top, right, bottom = face.getbbox(text)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255)
+    return mask, top
+
+
+def _draw_lines(draw: ImageDraw.ImageDraw, node: Node) -> None:
+    if not node.lines:
+        return
+    left, top, right, bottom = node.bounds
+    pad = node.padding
+    step = line_height(node.text_size)
+    block = step * len(node.lines)
+    if node.kind in _CENTERED_KINDS or (node.kind == "text_field" and len(node.lines) == 1):
+        y = top + (bottom - top - block) // 2
+    else:
+        y = top + pad
+    for line in node.lines:
+        if line:
+            mask, offset = _text_mask(line, node.text_size, node.bold)
+            if node.align == "center":
+                x = left + (right - left - mask.width) // 2
+            elif node.align == "right":
+                x = right - pad - mask.width
+            else:
+                x = left + pad
+            draw.bitmap(
+                (x, y + offset + (step - node.text_size) // 2 - node.text_size // 8),
+                mask,
+                fill=node.text_color,
+            )
+        y += step
+
+
+def _paint(image: Image.Image, draw: ImageDraw.ImageDraw, node: Node) -> None:
+    if node.visible is None:
+        return
+    if node.kind == "scrim":
+        image.paste(image.point(_DIM))
+        draw = ImageDraw.Draw(image)
+    elif node.fill is not None or node.outline is not None:
+        width = max(2, node.radius // 12) if node.outline else 0
+        if node.radius:
+            draw.rounded_rectangle(
+                node.bounds, node.radius, fill=node.fill, outline=node.outline, width=width
+            )
+        else:
+            draw.rectangle(node.bounds, fill=node.fill, outline=node.outline, width=width)
+    if node.kind == "switch":
+        left, top, right, bottom = node.bounds
+        knob = bottom - top - 8
+        x = right - knob - 4 if node.checked else left + 4
+        draw.ellipse((x, top + 4, x + knob, top + 4 + knob), fill=theme.WHITE)
+    elif node.kind == "icon_button" and node.icon:
+        draw_icon(draw, node.icon, node.bounds, node.text_color)
+        if node.text:  # a badge count
+            left, top, right, _ = node.bounds
+            side = (right - left) * 2 // 5
+            badge = (right - side, top, right, top + side)
+            draw.ellipse(badge, fill=theme.DANGER)
+            mask, _ = _text_mask(node.text, side * 2 // 3, True)
+            draw.bitmap(
+                (badge[0] + (side - mask.width) // 2, top + (side - mask.height) // 2),
+                mask,
+                fill=theme.WHITE,
+            )
+    else:
+        _draw_lines(draw, node)
+    if node.kind == "text_field" and node.focused:
+        left, top, right, bottom = node.bounds
+        caret_x = min(right - node.padding, left + node.padding + _caret_offset(node))
+        draw.line((caret_x, top + 30, caret_x, bottom - 30), fill=theme.TEXT, width=3)
+    for child in sorted(node.children, key=lambda c: c.z):
+        _paint(image, draw, child)
+
+
+def _caret_offset(node: Node) -> int:
+    if not node.text or not node.lines:
+        return 0
+    return _text_mask(node.lines[-1], node.text_size, False)[0].width + 4
+
+
+def render(root: Node, screen: ScreenSize) -> Image.Image:
+    image = Image.new("RGB", (screen.width, screen.height), root.fill or theme.BACKGROUND)
+    _paint(image, ImageDraw.Draw(image), root)
+    return image
+
+
+def encode(image: Image.Image, image_format: Literal["jpeg", "png"] = "jpeg") -> bytes:
+    buffer = io.BytesIO()
+    if image_format == "jpeg":
+        image.save(buffer, "JPEG", quality=JPEG_QUALITY)
+    else:
+        image.save(buffer, "PNG", compress_level=1)
+    return buffer.getvalue()
