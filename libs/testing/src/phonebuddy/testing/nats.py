@@ -48,7 +48,11 @@ class NatsServer(ManagedProcess):
     def command(self) -> Sequence[str]:
         # Credentials go in a config file, not argv, so `ps` does not show the password.
         config = self.work_dir / "nats.conf"
-        config.write_text(f'authorization {{ user: "{self.user}", password: "{self.password}" }}\n')
+        # Screenshots travel in replies: allow 8 MiB messages (the NATS default is 1 MiB).
+        config.write_text(
+            f'authorization {{ user: "{self.user}", password: "{self.password}" }}\n'
+            "max_payload: 8MB\n"
+        )
         config.chmod(0o600)
         argv = [
             find_binary("nats-server"),

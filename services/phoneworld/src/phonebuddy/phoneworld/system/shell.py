@@ -226,7 +226,9 @@ def text_at(root: Node, point: tuple[int, int]) -> Node | None:
                 return found
         if node.kind == "scrim":
             raise _Blocked
-        return node if node.text and node.kind in ("text", "text_field") else None
+        if node.kind == "text_field" or (node.kind == "text" and node.text):
+            return node
+        return None
 
     try:
         return search(root)

@@ -1,0 +1,110 @@
+"""PhoneWorld speed and memory, measured (not asserted): act, observe (changed and unchanged
+screen), reset, fork, and memory per idle device."""
+
+from __future__ import annotations
+
+import gc
+import random
+import statistics
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+from phonebuddy.phoneworld.device import Device
+from phonebuddy.phoneworld.world import World, default_world
+from phonebuddy.protocol import Action, Click, Open, SystemButton, SystemButtonName
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    return {
+        "p50_ms": round(pick(0.50) * 1000, 3),
+        "p95_ms": round(pick(0.95) * 1000, 3),
+        "mean_ms": round(statistics.fmean(ordered) * 1000, 3),
+        "n": len(ordered),
+    }
+
+
+def _timed(fn: Callable[[], Any], repeat: int) -> list[float]:
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def _actions(world: World, rng: random.Random) -> list[Action]:
+    """A realistic mix: open apps, tap around (many taps land on something), go back/home."""
+    apps = [app.label.zh for app in world.apps]
+    actions: list[Action] = []
+    for _ in range(60):
+        actions.append(Open(text=rng.choice(apps)))
+        actions += [Click(coordinate=(rng.randrange(100, 900), rng.randrange(150, 900)))
+                    for _ in range(3)]  # fmt: skip
+        actions.append(SystemButton(button=SystemButtonName.BACK))
+        actions.append(SystemButton(button=SystemButtonName.HOME))
+    return actions
+
+
+def run(*, devices: int = 200, repeat: int = 200) -> dict[str, Any]:
+    world = default_world(0)
+    rng = random.Random(0)
+    device = Device(world)
+
+    # act without observation: layout + hit test + handler, no rendering
+    actions = _actions(world, rng)
+    act_samples = []
+    for action in actions[: repeat * 2]:
+        started = time.perf_counter()
+        device.act(action)
+        act_samples.append(time.perf_counter() - started)
+
+    # observe after a change (layout + render + JPEG) and again without one (cached)
+    changed, unchanged = [], []
+    for action in actions[:repeat]:
+        device.act(action)
+        started = time.perf_counter()
+        device.observe()
+        changed.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        device.observe()
+        unchanged.append(time.perf_counter() - started)
+
+    reset = _timed(lambda: device.reset(rng.randrange(1000)), repeat)
+    snapshot = device.snapshot()
+    fork = _timed(lambda: device.fork("twin"), repeat)
+    restore = _timed(lambda: device.restore(snapshot), repeat)
+
+    # memory per idle device, shared content excluded (it is built before measuring)
+    gc.collect()
+    tracemalloc.start()
+    base, _ = tracemalloc.get_traced_memory()
+    fleet = [Device(world, device_id=f"m{i}") for i in range(devices)]
+    for member in fleet:
+        member.observe()  # a real idle device has shown its home screen once
+    gc.collect()
+    used, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    per_device_mb = (used - base) / devices / 1e6
+    del fleet
+
+    frame = device.frame("jpeg")
+    return {
+        "benchmark": "phoneworld_speed",
+        "screen": f"{device.screen.width}x{device.screen.height}",
+        "apps": len(world.apps),
+        "act_without_observation": _percentiles(act_samples),
+        "observe_changed_screen": _percentiles(changed),
+        "observe_unchanged_screen": _percentiles(unchanged),
+        "reset": _percentiles(reset),
+        "fork": _percentiles(fork),
+        "restore": _percentiles(restore),
+        "memory_per_idle_device_mb": round(per_device_mb, 3),
+        "devices_measured": devices,
+        "jpeg_bytes_last_frame": frame.ref.size_bytes,
+        "targets": {"act_ms": 1, "observe_changed_ms": 15, "observe_unchanged_ms": 1,
+                    "reset_ms": 5, "fork_ms": 5, "memory_per_device_mb": 30},
+    }  # fmt: skip

@@ -1,0 +1,198 @@
+"""`phonebuddy world ...`: list apps and tasks, run and check oracles, render them, measure,
+and serve devices over NATS."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from phonebuddy.phoneworld.device import Device
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.tasks.registry import UnknownTaskError, all_templates, get_template
+from phonebuddy.phoneworld.tasks.runner import check_template, instantiate, start
+from phonebuddy.phoneworld.world import default_world
+
+app = typer.Typer(help="PhoneWorld: simulated phones with verified tasks.", no_args_is_help=True)
+JsonFlag = Annotated[bool, typer.Option("--json", help="print JSON for scripts")]
+
+
+def _emit(rows: list[dict[str, Any]], as_json: bool, columns: list[str]) -> None:
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in columns} if rows else {}
+    typer.echo("  ".join(c.ljust(widths[c]) for c in columns))
+    for row in rows:
+        typer.echo("  ".join(str(row[c]).ljust(widths[c]) for c in columns))
+
+
+@app.command("apps")
+def list_apps(as_json: JsonFlag = False) -> None:
+    """List the apps: package, name, domain, screens, direct tools."""
+    rows = [
+        {"package": a.package, "name": a.label.zh, "name_en": a.label.en, "domain": a.domain,
+         "screens": sorted(a.screens), "tools": sorted(a.tools)}
+        for a in default_world(0).apps
+    ]  # fmt: skip
+    if not as_json:
+        for row in rows:
+            row["screens"] = len(row["screens"])
+            row["tools"] = ",".join(row["tools"]) or "-"
+    _emit(rows, as_json, ["package", "name", "name_en", "domain", "screens", "tools"])
+
+
+@app.command("tasks")
+def list_tasks(
+    as_json: JsonFlag = False,
+    category: Annotated[str | None, typer.Option(help="only this category")] = None,
+) -> None:
+    """List the task templates: id, category, apps, difficulty, sample params."""
+    world = default_world(0)
+    rows = []
+    for template in all_templates():
+        if category and template.category.value != category:
+            continue
+        params = template.sample(world, random.Random(0))
+        rows.append({
+            "id": template.id, "category": template.category.value,
+            "apps": list(template.apps), "difficulty": template.difficulty,
+            "answers": template.answers, "params": params,
+            "instruction": template.instruction(params).en,
+        })  # fmt: skip
+    if not as_json:
+        for row in rows:
+            row["apps"] = ",".join(a.removeprefix("com.pw.") for a in row["apps"])
+    _emit(rows, as_json, ["id", "category", "apps", "difficulty", "answers", "instruction"])
+
+
+@app.command()
+def solve(
+    template: Annotated[str | None, typer.Option(help="one template id")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="every template")] = False,
+    seeds: Annotated[int, typer.Option(min=1, help="seeds 0..K-1 per template")] = 3,
+    as_json: JsonFlag = False,
+) -> None:
+    """Run oracles and near misses: each oracle must succeed, each near miss must be rejected."""
+    if not all_ and template is None:
+        typer.echo("error: give --template ID or --all", err=True)
+        raise typer.Exit(2)
+    try:
+        templates = all_templates() if all_ else (get_template(template or ""),)
+    except UnknownTaskError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    world = default_world(0)
+    rows = []
+    for item in templates:
+        for seed in range(seeds):
+            report = check_template(world, item, seed)
+            rows.append({
+                "template": item.id, "seed": seed, "ok": report.ok, "steps": report.oracle_steps,
+                "verdict": report.verdict.reason if report.verdict else report.error,
+                "near_misses": report.near_misses,
+            })  # fmt: skip
+    failed = [r for r in rows if not r["ok"]]
+    if as_json:
+        typer.echo(json.dumps({"checked": len(rows), "failed": len(failed), "results": rows},
+                              ensure_ascii=False, indent=2))  # fmt: skip
+    else:
+        for row in rows:
+            mark = "ok  " if row["ok"] else "FAIL"
+            detail = "" if row["ok"] else f"  {row['verdict']} {row['near_misses']}"
+            typer.echo(f"{mark} {row['template']} seed={row['seed']} steps={row['steps']}{detail}")
+        typer.echo(f"{len(rows) - len(failed)} passed, {len(failed)} failed")
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def render(
+    template: Annotated[str, typer.Option(help="template id")],
+    out: Annotated[Path, typer.Option(help="folder for the screenshots")],
+    seed: Annotated[int, typer.Option()] = 0,
+    image_format: Annotated[str, typer.Option("--format", help="png or jpeg")] = "png",
+) -> None:
+    """Save the screenshots of an oracle run (step-000.png ...) and its actions (actions.json)."""
+    if image_format not in ("png", "jpeg"):
+        typer.echo("error: --format must be png or jpeg", err=True)
+        raise typer.Exit(2)
+    try:
+        task = get_template(template)
+    except UnknownTaskError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    world = default_world(0)
+    device = Device(world)
+    instance = instantiate(task, world, seed)
+    start(device, instance)
+    out.mkdir(parents=True, exist_ok=True)
+    suffix = "png" if image_format == "png" else "jpg"
+    steps: list[dict[str, Any]] = []
+
+    def save(index: int) -> None:
+        path = out / f"step-{index:03d}.{suffix}"
+        path.write_bytes(device.frame(image_format).data)  # type: ignore[arg-type]
+
+    save(0)
+    try:
+        for index, action in enumerate(task.solve(OracleUI(device), instance.params), start=1):
+            result = device.act(action)
+            steps.append({"step": index, "action": action.model_dump(mode="json"),
+                          "effect": result.effect, "note": result.note})  # fmt: skip
+            save(index)
+    except OracleError as exc:
+        typer.echo(f"error: the oracle stopped: {exc}", err=True)
+        raise typer.Exit(1) from None
+    (out / "actions.json").write_text(json.dumps(
+        {"task": instance.spec.model_dump(mode="json"), "steps": steps}, ensure_ascii=False,
+        indent=2))  # fmt: skip
+    typer.echo(f"wrote {len(steps) + 1} screenshots to {out}")
+
+
+@app.command()
+def bench(
+    devices: Annotated[int, typer.Option(min=1, help="devices for the memory measurement")] = 200,
+    repeat: Annotated[int, typer.Option(min=10, help="samples per measurement")] = 200,
+) -> None:
+    """Measure act / observe / reset / fork latency and memory per idle device (JSON)."""
+    from phonebuddy.phoneworld.bench import run
+
+    typer.echo(json.dumps(run(devices=devices, repeat=repeat), indent=2))
+
+
+@app.command()
+def serve(
+    devices: Annotated[int, typer.Option(min=1, help="devices hosted by this process")] = 4,
+    host: Annotated[str, typer.Option(help="HTTP bind address (health, metrics)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="HTTP port")] = 8090,
+    nats_url: Annotated[
+        str | None, typer.Option(help="NATS server; credentials from PHONEBUDDY_NATS_*")
+    ] = None,
+    instance_id: Annotated[str | None, typer.Option(help="subject token of this instance")] = None,
+    world_seed: Annotated[int, typer.Option(help="seed of the shared content")] = 0,
+) -> None:
+    """Host N devices and serve the env verbs over NATS, plus /livez /readyz /metrics."""
+    import uvicorn
+
+    from phonebuddy.bus import NatsSettings
+    from phonebuddy.phoneworld.service.app import create_app
+    from phonebuddy.phoneworld.service.settings import WorldSettings
+    from phonebuddy.telemetry import configure_logging
+
+    configure_logging()
+    overrides: dict[str, Any] = {"devices": devices, "host": host, "port": port,
+                                 "world_seed": world_seed}  # fmt: skip
+    if instance_id:
+        overrides["instance_id"] = instance_id
+    settings = WorldSettings(**overrides)
+    url = nats_url or os.environ.get("PHONEBUDDY_NATS_URL")
+    nats = NatsSettings(url=url) if url else None
+    typer.echo(f"PhoneWorld {settings.instance_id}: {devices} devices")
+    typer.echo(f"  http   http://{host}:{port}  (/livez /readyz /metrics /devices)")
+    typer.echo(f"  nats   {url or 'disabled (no --nats-url)'}")
+    uvicorn.run(create_app(settings, nats), host=host, port=port, log_level="warning")

@@ -1,0 +1,90 @@
+"""The PhoneWorld service: a FastAPI app whose lifespan hosts the device pool and its NATS
+endpoint. `/livez`, `/readyz` (NATS connected), `/metrics`, and `/devices` for a quick look."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI
+
+from phonebuddy.bus import Bus, NatsSettings, connect
+from phonebuddy.phoneworld.service.endpoint import EnvEndpoint
+from phonebuddy.phoneworld.service.metrics import WorldMetrics
+from phonebuddy.phoneworld.service.pool import DevicePool
+from phonebuddy.phoneworld.service.settings import WorldSettings
+from phonebuddy.phoneworld.world import default_world
+from phonebuddy.protocol import ScreenSize
+from phonebuddy.telemetry import health_router
+
+log = logging.getLogger(__name__)
+
+
+class WorldService:
+    """Everything the process holds: the pool, the bus connection, the endpoint."""
+
+    def __init__(self, settings: WorldSettings, nats: NatsSettings | None) -> None:
+        self.settings = settings
+        self.nats_settings = nats
+        self.metrics = WorldMetrics()
+        screen = ScreenSize(width=settings.screen_width, height=settings.screen_height)
+        self.pool = DevicePool(
+            default_world(settings.world_seed),
+            size=settings.devices,
+            instance_id=settings.instance_id,
+            screen=screen,
+            on_expired=lambda _: self.metrics.expired_leases.inc(),
+        )
+        self.metrics.devices.set(settings.devices)
+        self.bus: Bus | None = None
+        self.endpoint: EnvEndpoint | None = None
+
+    async def nats_ready(self) -> bool:
+        return self.bus is not None and self.bus.is_connected
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        reaper = asyncio.create_task(self._reap_forever())
+        try:
+            if self.nats_settings is not None:
+                self.bus = await connect(self.nats_settings)
+                self.endpoint = EnvEndpoint(self.pool, self.bus, self.metrics)
+                await self.endpoint.start()
+            yield
+        finally:
+            reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reaper
+            if self.endpoint is not None:
+                await self.endpoint.stop()
+            if self.bus is not None:
+                await self.bus.close()
+
+    async def _reap_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.reap_interval_s)
+            await self.pool.reap_expired()
+            self.metrics.active_leases.set(self.pool.leased)
+
+
+def create_app(settings: WorldSettings, nats: NatsSettings | None) -> FastAPI:
+    service = WorldService(settings, nats)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with service.running():
+            yield
+
+    app = FastAPI(title="PhoneWorld", lifespan=lifespan)
+    readiness = {"nats": service.nats_ready} if nats is not None else {}
+    app.include_router(health_router(metrics=service.metrics.registry, readiness=readiness))
+
+    @app.get("/devices")
+    async def devices() -> dict[str, Any]:
+        return service.pool.describe()
+
+    app.state.service = service
+    return app
