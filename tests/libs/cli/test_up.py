@@ -15,6 +15,9 @@ import pytest
 
 from phonebuddy.bus import NatsSettings, connect
 from phonebuddy.cli.stack_file import StackInfo
+from phonebuddy.protocol import Source
+from phonebuddy.protocol.env import Lease, LeaseRequest
+from phonebuddy.protocol.subjects import env_lease_subject
 from phonebuddy.storage import StoreSettings, open_store
 
 PHONEBUDDY = str(Path(sys.executable).parent / "phonebuddy")
@@ -53,6 +56,11 @@ async def check_endpoints_answer(info: StackInfo) -> None:
     )
     async with connect(nats_settings) as bus:
         assert bus.is_connected
+        # PhoneWorld joined the stack: a device can be leased over NATS.
+        lease = await bus.request(
+            env_lease_subject(Source.SIM), LeaseRequest(client_id="test-up"), Lease
+        )
+        assert lease.instance_id == "local"
 
     # The object store answers and keeps what is written.
     store_settings = StoreSettings(
@@ -70,12 +78,15 @@ async def check_endpoints_answer(info: StackInfo) -> None:
     prometheus = info.endpoint("prometheus").url
     async with httpx.AsyncClient(base_url=prometheus) as client:
         assert (await client.get("/-/ready")).status_code == 200
-        for _ in range(100):
-            body = (await client.get("/api/v1/query", params={"query": "up == 1"})).json()
+        query = {"query": 'up{job="phoneworld"} == 1'}
+        for _ in range(150):
+            body = (await client.get("/api/v1/query", params=query)).json()
             if body["data"]["result"]:
                 break
             await asyncio.sleep(0.2)
-        assert body["data"]["result"], "Prometheus never scraped a target"
+        assert body["data"]["result"], "Prometheus never scraped PhoneWorld"
+    async with httpx.AsyncClient(base_url=info.endpoint("phoneworld").url) as client:
+        assert (await client.get("/readyz")).status_code == 200
 
 
 @pytest.mark.parametrize("store", ["s3", "local"])

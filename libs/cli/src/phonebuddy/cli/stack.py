@@ -9,16 +9,68 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
+from collections.abc import Sequence
+from importlib.metadata import entry_points
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
+
+import httpx
 
 from phonebuddy.cli.stack_file import StackEndpoint, StackInfo, write_stack
 from phonebuddy.storage import S3Store
-from phonebuddy.testing import NatsServer, PrometheusServer, S3Server
+from phonebuddy.testing import ManagedProcess, NatsServer, PrometheusServer, S3Server, free_port
 
 log = logging.getLogger(__name__)
 BUCKET = "phonebuddy"
+SERVICE_GROUP = "phonebuddy.stack"
+
+
+class ServiceProcess(ManagedProcess):
+    """A PhoneBuddy service started as `phonebuddy <args> --host H --port P`, ready when its
+    `/readyz` answers 200. Services register in the `phonebuddy.stack` entry-point group with a
+    mapping {"name", "args", "description"}."""
+
+    ready_timeout_s = 120.0
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        args: Sequence[str],
+        env: dict[str, str],
+        work_dir: Path,
+        host: str = "127.0.0.1",
+    ) -> None:
+        self.name = name
+        super().__init__(work_dir=work_dir)
+        self.args = list(args)
+        self.env = env
+        self.host = host
+        self.port = free_port(host)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def command(self) -> Sequence[str]:
+        launcher = Path(sys.executable).parent / "phonebuddy"
+        return [str(launcher), *self.args, "--host", self.host, "--port", str(self.port)]
+
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, **self.env}
+
+    def is_ready(self) -> bool:
+        try:
+            return httpx.get(f"{self.url}/readyz", timeout=1.0).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+
+def registered_services() -> list[dict[str, Any]]:
+    """The services installed distributions add to the local stack."""
+    return [entry.load() for entry in entry_points(group=SERVICE_GROUP)]
 
 
 class LocalStack:
@@ -88,6 +140,16 @@ class LocalStack:
         )
         self._add("prometheus", prometheus.url, prometheus.pid, "Prometheus")
         self.prometheus = prometheus
+
+        for spec in registered_services():
+            service = await self._exit.enter_async_context(
+                ServiceProcess(
+                    name=spec["name"], args=spec["args"], env=self.env, host=self.host,
+                    work_dir=self.state_dir / spec["name"],
+                )
+            )  # fmt: skip
+            prometheus.set_targets(spec["name"], [f"{self.host}:{service.port}"])
+            self._add(spec["name"], service.url, service.pid, spec["description"])
 
         info = StackInfo(pid=os.getpid(), endpoints=tuple(self.endpoints), env=self.env)
         write_stack(info, self.stack_file)

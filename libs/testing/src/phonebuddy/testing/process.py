@@ -66,6 +66,10 @@ class ManagedProcess:
     def is_ready(self) -> bool:
         raise NotImplementedError
 
+    def environment(self) -> dict[str, str] | None:
+        """The child's environment; None inherits this process's."""
+        return None
+
     @property
     def pid(self) -> int:
         if self._process is None:
@@ -93,6 +97,7 @@ class ManagedProcess:
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             cwd=self.work_dir,
+            env=self.environment(),
             start_new_session=True,
         )
         self._wait_until(self.is_ready, self.ready_timeout_s)
