@@ -167,17 +167,20 @@ def bench(
 
 @app.command()
 def serve(
-    devices: Annotated[int, typer.Option(min=1, help="devices hosted by this process")] = 4,
-    host: Annotated[str, typer.Option(help="HTTP bind address (health, metrics)")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="HTTP port")] = 8090,
+    devices: Annotated[int | None, typer.Option(min=1, help="devices in this process [4]")] = None,
+    host: Annotated[str | None, typer.Option(help="HTTP bind address [127.0.0.1]")] = None,
+    port: Annotated[int | None, typer.Option(help="HTTP port [8090]")] = None,
     nats_url: Annotated[
         str | None, typer.Option(help="NATS server; credentials from PHONEBUDDY_NATS_*")
     ] = None,
     instance_id: Annotated[str | None, typer.Option(help="subject token of this instance")] = None,
-    world_seed: Annotated[int, typer.Option(help="seed of the shared content")] = 0,
+    world_seed: Annotated[int | None, typer.Option(help="seed of the shared content [0]")] = None,
 ) -> None:
-    """Host N devices and serve the env verbs over NATS, plus /livez /readyz /metrics."""
+    """Host N devices and serve the env verbs over NATS, plus /livez /readyz /metrics.
+
+    Options left out come from PHONEBUDDY_WORLD_* variables, then the defaults shown."""
     import uvicorn
+    from pydantic import ValidationError
 
     from phonebuddy.bus import NatsSettings
     from phonebuddy.phoneworld.service.app import create_app
@@ -185,14 +188,18 @@ def serve(
     from phonebuddy.telemetry import configure_logging
 
     configure_logging()
-    overrides: dict[str, Any] = {"devices": devices, "host": host, "port": port,
-                                 "world_seed": world_seed}  # fmt: skip
-    if instance_id:
-        overrides["instance_id"] = instance_id
-    settings = WorldSettings(**overrides)
+    given = {"devices": devices, "host": host, "port": port, "instance_id": instance_id,
+             "world_seed": world_seed}  # fmt: skip
+    try:
+        settings = WorldSettings(**{k: v for k, v in given.items() if v is not None})
+    except ValidationError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     url = nats_url or os.environ.get("PHONEBUDDY_NATS_URL")
     nats = NatsSettings(url=url) if url else None
-    typer.echo(f"PhoneWorld {settings.instance_id}: {devices} devices")
-    typer.echo(f"  http   http://{host}:{port}  (/livez /readyz /metrics /devices)")
+    typer.echo(f"PhoneWorld {settings.instance_id}: {settings.devices} devices")
+    typer.echo(f"  http   http://{settings.host}:{settings.port}  (/livez /readyz /metrics)")
     typer.echo(f"  nats   {url or 'disabled (no --nats-url)'}")
-    uvicorn.run(create_app(settings, nats), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        create_app(settings, nats), host=settings.host, port=settings.port, log_level="warning"
+    )
