@@ -24,6 +24,7 @@ from nats.js.client import JetStreamContext
 from pydantic import BaseModel
 
 from phonebuddy.bus import rpc, workqueue
+from phonebuddy.bus._flush import flush
 from phonebuddy.bus._opening import Opening
 from phonebuddy.bus.errors import BusAuthError, BusConnectError
 from phonebuddy.bus.rpc import Handler, Service
@@ -176,7 +177,7 @@ class Bus:
             return
         if self._nc.is_connected:
             with contextlib.suppress(nats.errors.Error, TimeoutError):
-                await asyncio.wait_for(self._nc.flush(), timeout=self.settings.request_timeout_s)
+                await flush(self._nc, timeout_s=self.settings.request_timeout_s)
         with contextlib.suppress(nats.errors.Error, TimeoutError):
             await asyncio.wait_for(self._nc.close(), timeout=self.settings.request_timeout_s)
 

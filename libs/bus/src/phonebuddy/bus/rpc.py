@@ -23,6 +23,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from pydantic import BaseModel, ValidationError
 
+from phonebuddy.bus._flush import flush
 from phonebuddy.bus.errors import (
     InvalidMessageError,
     NoRespondersError,
@@ -120,10 +121,12 @@ class Service:
         self._stopped = False
 
     async def start(self, *, timeout_s: float) -> Self:
-        """Subscribe and wait until the server knows about the subscription."""
+        """Subscribe and wait until the server knows about the subscription: a request sent
+        from any connection after this returns reaches the service."""
         self._sub = await self._nc.subscribe(self.subject, queue=self.queue or "", cb=self._on_msg)
         try:
-            await self._nc.flush(timeout=timeout_s)  # type: ignore[arg-type]
+            # Not nc.flush(): its PING overtakes the SUB still in the pending buffer.
+            await flush(self._nc, timeout_s=timeout_s)
         except nats.errors.TimeoutError as exc:
             await self.stop()
             raise RequestTimeoutError(self.subject, timeout_s) from exc
