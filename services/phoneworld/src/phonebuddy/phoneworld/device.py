@@ -336,6 +336,15 @@ class Device:
         offsets[scroller.scroll_id] = wanted
         return ActResult("applied", f"scrolled {scroller.scroll_id} to {wanted}")
 
+    def scroll_room(self, scroll_id: str) -> tuple[int, int]:
+        """How far the on-screen container `scroll_id` can still scroll: (back up, further down)."""
+        self.layout()
+        assert self._layout is not None  # layout() filled it
+        offset = self._scroll_offsets().get(scroll_id, 0)
+        extent = self._layout[2].get(scroll_id, 0)
+        offset = min(max(0, offset), extent)
+        return offset, extent - offset
+
     def _scroll_offsets(self) -> dict[str, int]:
         """Scroll offsets of what is on screen: the top app screen, or the launcher."""
         package = self.foreground
@@ -414,6 +423,10 @@ class Device:
         if entry["ui"].get("dialog") is not None:
             entry["ui"]["dialog"] = None
             return ActResult("applied", "closed the dialog")
+        page = self.layout().children[0]
+        if page.on_back is not None:  # the screen decides (e.g. "save as draft?")
+            page.on_back(self._interaction())
+            return ActResult("applied", "back")
         self.pop_screen(package)
         return ActResult("applied", "back")
 

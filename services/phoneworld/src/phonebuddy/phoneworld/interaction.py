@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from phonebuddy.phoneworld.state import Doc
 
@@ -81,7 +81,11 @@ class Interaction:
     def focus(self, field_name: str) -> None:
         self.device.state["ui"]["focus"] = {"package": self.package, "field": field_name}
 
-    def no_op(self, reason: str) -> None:
+    def unfocus(self) -> None:
+        """Take focus away from the text field (the keyboard hides)."""
+        self.device.state["ui"]["focus"] = None
+
+    def no_op(self, reason: str) -> NoReturn:
         raise NoOp(reason)
 
     # -- navigation -------------------------------------------------------------------------
@@ -104,11 +108,19 @@ class Interaction:
         """Clear this app's back stack and show `screen_name` (e.g. after placing an order)."""
         self.device.reset_stack(self.package, screen_name, params)
 
-    def open_app(self, package: str, screen_name: str | None = None, **params: Any) -> None:
-        """Bring another app to the front, optionally on a given screen (a deep link)."""
+    def open_app(
+        self,
+        package: str,
+        screen_name: str | None = None,
+        *,
+        fields: dict[str, str] | None = None,
+        **params: Any,
+    ) -> None:
+        """Bring another app to the front, optionally on a given screen (a deep link) with its
+        text fields pre-filled."""
         self.device.launch(package)
         if screen_name is not None:
-            self.device.push_screen(package, screen_name, params)
+            self.device.push_screen(package, screen_name, params, fields)
 
     # -- OS services ------------------------------------------------------------------------
     def toast(self, text: str) -> None:

@@ -30,7 +30,7 @@ def _status_bar(device: Device, width: int) -> Node:
     icons = " ".join(
         label
         for label, on in (
-            ("✈", settings["airplane_mode"]),
+            ("飞行", settings["airplane_mode"]),
             ("Wi-Fi", settings["wifi"]),
             ("BT", settings["bluetooth"]),
             ("勿扰", settings["do_not_disturb"]),

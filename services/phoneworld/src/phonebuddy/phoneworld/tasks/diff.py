@@ -7,6 +7,8 @@ with an "id" are compared as keyed collections, so adding an order shows as one 
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -72,8 +74,22 @@ def diff_states(before: Doc, after: Doc) -> list[Change]:
     return sorted(changes, key=lambda change: change.path)
 
 
+@functools.cache
+def _prefix_pattern(prefix: str) -> re.Pattern[str]:
+    """A path prefix where `[*]` stands for any list item and `*` for any one key."""
+    parts = re.split(r"(\[\*\]|\*)", prefix)
+    body = "".join(
+        r"\[[^\]]+\]" if part == "[*]" else r"[^/\[]+" if part == "*" else re.escape(part)
+        for part in parts
+    )
+    return re.compile(body + r"(?:$|/|\[)")
+
+
 def _under(path: str, prefix: str) -> bool:
-    return path == prefix or path.startswith((prefix + "/", prefix + "["))
+    """Whether `path` is `prefix` or lies below it (`apps/x/mails[*]/read` matches any mail)."""
+    if "*" not in prefix:
+        return path == prefix or path.startswith((prefix + "/", prefix + "["))
+    return _prefix_pattern(prefix).match(path) is not None
 
 
 class StateDiff:

@@ -98,23 +98,32 @@ class OracleUI:
         scroll: str = "content",
         max_swipes: int = 40,
     ) -> Iterator[Action]:
-        """Swipe the scroll container `scroll` until the node is fully in view."""
+        """Swipe the scroll container `scroll` until the node is wholly in view.
+
+        UI-tree bounds are clipped to what is visible, so a node touching the container's edge
+        may be cut off, unless the container cannot scroll further that way."""
+        scroll_id = scroll.rpartition(":id/")[2]
+        searching_down = True
         for _ in range(max_swipes):
             node = self.find(id, text=text)
             container = self.find(scroll)
             if container is None:
                 raise OracleError(f"scroll container {scroll!r} is not on screen")
-            if node is not None and self._fully_visible(node, container):
-                return
-            yield self._swipe_within(container, up=node is None or
-                                     node.bounds.bottom >= container.bounds.bottom - 2)  # fmt: skip
+            room_up, room_down = self.device.scroll_room(scroll_id)
+            if node is not None:
+                b, c = node.bounds, container.bounds
+                cut_at_bottom = b.bottom >= c.bottom and room_down > 0
+                cut_at_top = b.top <= c.top and room_up > 0
+                if not (cut_at_bottom or cut_at_top):
+                    return
+                yield self._swipe_within(container, up=cut_at_bottom)
+            else:
+                # Look further down first; at the end, look back up towards the top.
+                searching_down = searching_down and room_down > 0
+                if not searching_down and room_up == 0:
+                    raise OracleError(f"{id or text!r} is nowhere in {scroll!r}")
+                yield self._swipe_within(container, up=searching_down)
         raise OracleError(f"{id or text!r} did not appear after {max_swipes} swipes")
-
-    @staticmethod
-    def _fully_visible(node: UINode, container: UINode) -> bool:
-        b, c = node.bounds, container.bounds
-        height = b.bottom - b.top
-        return height > 0 and b.top > c.top and b.bottom < c.bottom and height >= 40
 
     def _swipe_within(self, container: UINode, *, up: bool) -> Swipe:
         c = container.bounds

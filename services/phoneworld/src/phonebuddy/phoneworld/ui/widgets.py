@@ -58,6 +58,7 @@ class Node:
     on_long_press: Handler | None = None
     on_submit: Handler | None = None
     on_pull_down: Handler | None = None
+    on_back: Handler | None = None  # a page's own Back behaviour (the system Back runs it too)
     clickable: bool = False
     focusable: bool = False
     focused: bool = False
@@ -923,8 +924,17 @@ class Page(Widget):
         children = [*fixed_top, body]
         if bottom_node is not None:
             children.append(bottom_node)
+        back = self.on_back
+        if back is None and isinstance(self.title, AppBar):
+            back = self.title.on_back
         return _node(
-            "page", lc, rect, rect, children=children, fill=self.background or lc.theme.background
+            "page",
+            lc,
+            rect,
+            rect,
+            children=children,
+            fill=self.background or lc.theme.background,
+            on_back=back,
         )
 
 
@@ -1039,17 +1049,25 @@ class BottomSheet(Widget):
         content = Column(
             [Text(self.title, size=48, bold=True), *self.children], spacing=24, padding=48
         )
-        height = min(content.measure(lc, width), (screen[3] - screen[1]) * 3 // 4)
+        full_height = content.measure(lc, width)
+        height = min(full_height, (screen[3] - screen[1]) * 3 // 4)
         top = screen[3] - height
         sheet_rect = (screen[0], top, screen[2], screen[3])
-        placed = content.place(lc, screen[0], top, width, sheet_rect)
+        if full_height > height:  # too tall: the sheet's content scrolls
+            scroller = ScrollView(
+                f"{self.id}_scroll", [Text(self.title, size=48, bold=True), *self.children],
+                spacing=24, padding=48,
+            ).place_viewport(lc, sheet_rect)  # fmt: skip
+            children = [scroller]
+        else:
+            children = content.place(lc, screen[0], top, width, sheet_rect).children
         sheet = _node(
             "sheet",
             lc,
             sheet_rect,
             screen,
             resource_id=lc.rid(self.id),
-            children=placed.children,
+            children=children,
             fill=theme.SURFACE,
             radius=lc.px(40),
         )

@@ -146,7 +146,11 @@ class Notes(App):
                 IconButton(
                     "edit",
                     "编辑",
-                    v.go("edit", note_id=note["id"], title=note["title"], body=note["body"]),
+                    v.go(
+                        "edit",
+                        note_id=note["id"],
+                        fields={"title": note["title"], "body": note["body"]},
+                    ),
                     id="edit",
                 ),
                 IconButton("delete", "删除", v.set_ui("dialog", "delete"), id="delete"),
