@@ -325,8 +325,8 @@ class Device:
         if scroller is None or scroller.scroll_id is None:
             raise NoOp("nothing scrolls here")
         offsets = self._scroll_offsets()
-        current = offsets.get(scroller.scroll_id, 0)
         extent = self._layout[2].get(scroller.scroll_id, 0) if self._layout else 0
+        current = min(max(0, offsets.get(scroller.scroll_id, 0)), extent)
         wanted = min(max(0, current - dy), extent)
         if wanted == current:
             if dy > 0 and current == 0 and scroller.on_pull_down is not None:

@@ -78,6 +78,11 @@ class Interaction:
     def ui(self, key: str, default: Any = None) -> Any:
         return self.entry["ui"].get(key, default)
 
+    def scroll_to_end(self, scroll_id: str = "content") -> None:
+        """Show the end of a scroll container of this screen (a chat's newest message); the
+        layout clamps the offset to the real end."""
+        self.entry.setdefault("scroll", {})[scroll_id] = 10**9
+
     def focus(self, field_name: str) -> None:
         self.device.state["ui"]["focus"] = {"package": self.package, "field": field_name}
 

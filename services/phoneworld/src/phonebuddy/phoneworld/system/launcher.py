@@ -17,7 +17,7 @@ from phonebuddy.phoneworld.ui.widgets import (
     Rect,
     Row,
     Widget,
-    _node,
+    make_node,
 )
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class AppIcon(Widget):
         left = x + (width - side) // 2
         top = y + lc.px(20)
         glyph = self.app.icon_text or self.app.label.zh[:1]
-        icon = _node(
+        icon = make_node(
             "avatar",
             lc,
             (left, top, left + side, top + side),
@@ -57,7 +57,7 @@ class AppIcon(Widget):
             align="center",
         )
         label_top = top + side + lc.px(12)
-        label = _node(
+        label = make_node(
             "text",
             lc,
             (x, label_top, x + width, label_top + lc.px(60)),
@@ -68,7 +68,7 @@ class AppIcon(Widget):
             align="center",
             text_color=theme.WHITE,
         )
-        return _node(
+        return make_node(
             "app_icon",
             lc,
             (x, y, x + width, y + lc.px(270)),
@@ -138,4 +138,4 @@ class _EmptyCell(Widget):
         return lc.px(270)
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        return _node("spacer", lc, (x, y, x + width, y + lc.px(270)), clip)
+        return make_node("spacer", lc, (x, y, x + width, y + lc.px(270)), clip)

@@ -55,6 +55,13 @@ class AppTheme:
     primary: Color
     on_primary: Color = WHITE
     background: Color = BACKGROUND
+    # Text and outlines in the brand colour on white; set it when the brand colour is too light
+    # to read there (Meituan yellow).
+    accent: Color | None = None
+
+    @property
+    def text_accent(self) -> Color:
+        return self.accent or self.primary
 
 
 DEFAULT_THEME = AppTheme(primary=(33, 150, 243))

@@ -110,7 +110,8 @@ class Widget:
         raise NotImplementedError
 
 
-def _node(kind: str, lc: LayoutContext, rect: Rect, clip: Rect | None, **props: Any) -> Node:
+def make_node(kind: str, lc: LayoutContext, rect: Rect, clip: Rect | None, **props: Any) -> Node:
+    """A node at `rect`, visible where `clip` allows; for custom widgets' `place()`."""
     return Node(kind=kind, bounds=rect, visible=_clip(rect, clip), **props)
 
 
@@ -140,7 +141,7 @@ class Text(Widget):
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
         height = self.measure(lc, width)
-        return _node(
+        return make_node(
             "text",
             lc,
             (x, y, x + width, y + height),
@@ -181,11 +182,11 @@ class Button(Widget):
         elif self.style == "danger":
             fill, color, outline = theme.DANGER, theme.WHITE, None
         elif self.style == "secondary":
-            fill, color, outline = theme.SURFACE, lc.theme.primary, lc.theme.primary
+            fill, color, outline = theme.SURFACE, lc.theme.text_accent, lc.theme.text_accent
         else:
-            fill, color, outline = None, lc.theme.primary, None
+            fill, color, outline = None, lc.theme.text_accent, None
         rect = (x, y, x + width, y + lc.px(self.height))
-        return _node(
+        return make_node(
             "button",
             lc,
             rect,
@@ -224,7 +225,7 @@ class IconButton(Widget):
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
         side = lc.px(self.size)
         text = str(self.badge) if self.badge else ""
-        return _node(
+        return make_node(
             "icon_button",
             lc,
             (x, y, x + side, y + side),
@@ -266,7 +267,7 @@ class TextField(Widget):
         shown = self.value or self.placeholder
         inner = width - 2 * lc.px(36)
         lines = wrap(shown, lc.px(self.size), False, inner, 12 if self.multiline else 1)
-        return _node(
+        return make_node(
             "text_field",
             lc,
             (x, y, x + width, y + height),
@@ -304,7 +305,7 @@ class Image(Widget):
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
         rect = (x, y, x + width, y + lc.px(self.height))
-        return _node(
+        return make_node(
             "image",
             lc,
             rect,
@@ -328,7 +329,7 @@ class Divider(Widget):
         return max(1, lc.px(2))
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        return _node(
+        return make_node(
             "divider", lc, (x, y, x + width, y + self.measure(lc, width)), clip, fill=theme.DIVIDER
         )
 
@@ -341,7 +342,7 @@ class Spacer(Widget):
         return lc.px(self.height)
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        return _node("spacer", lc, (x, y, x + width, y + lc.px(self.height)), clip)
+        return make_node("spacer", lc, (x, y, x + width, y + lc.px(self.height)), clip)
 
 
 @dataclass(slots=True)
@@ -371,7 +372,7 @@ class ListItem(Widget):
             side = lc.px(120)
             top = y + (height - side) // 2
             children.append(
-                _node(
+                make_node(
                     "avatar",
                     lc,
                     (x + pad, top, x + pad + side, top + side),
@@ -390,7 +391,7 @@ class ListItem(Widget):
             trailing_width = min(text_width(self.trailing, lc.px(36)), width // 3)
             right = x + width - pad
             children.append(
-                _node(
+                make_node(
                     "text",
                     lc,
                     (right - trailing_width, y + lc.px(40), right, y + lc.px(100)),
@@ -405,7 +406,7 @@ class ListItem(Widget):
         title_width = max(1, x + width - pad - trailing_width - lc.px(20) - text_left)
         title_top = y + (lc.px(36) if self.subtitle else (height - lc.px(66)) // 2)
         children.append(
-            _node(
+            make_node(
                 "text",
                 lc,
                 (text_left, title_top, text_left + title_width, title_top + lc.px(66)),
@@ -418,7 +419,7 @@ class ListItem(Widget):
         if self.subtitle:
             sub_top = title_top + lc.px(72)
             children.append(
-                _node(
+                make_node(
                     "text",
                     lc,
                     (text_left, sub_top, text_left + title_width, sub_top + lc.px(56)),
@@ -433,7 +434,7 @@ class ListItem(Widget):
             side = lc.px(56)
             right = x + width - pad
             children.append(
-                _node(
+                make_node(
                     "badge",
                     lc,
                     (right - side, y + height - side - lc.px(30), right, y + height - lc.px(30)),
@@ -447,7 +448,7 @@ class ListItem(Widget):
                 )
             )
         children.append(
-            _node(
+            make_node(
                 "divider",
                 lc,
                 (text_left, y + height - 1, x + width, y + height),
@@ -455,7 +456,7 @@ class ListItem(Widget):
                 fill=theme.DIVIDER,
             )
         )
-        return _node(
+        return make_node(
             "list_item",
             lc,
             (x, y, x + width, y + height),
@@ -489,7 +490,7 @@ class Toggle(Widget):
         label_width = sx - x - 2 * pad
         title_top = y + (lc.px(30) if self.subtitle else (height - lc.px(66)) // 2)
         children = [
-            _node(
+            make_node(
                 "text",
                 lc,
                 (x + pad, title_top, sx - pad, title_top + lc.px(66)),
@@ -498,7 +499,7 @@ class Toggle(Widget):
                 lines=wrap(self.label, lc.px(46), False, label_width, 1),
                 text_size=lc.px(46),
             ),
-            _node(
+            make_node(
                 "switch",
                 lc,
                 (sx, sy, sx + switch_w, sy + switch_h),
@@ -511,7 +512,7 @@ class Toggle(Widget):
         if self.subtitle:
             top = title_top + lc.px(70)
             children.append(
-                _node(
+                make_node(
                     "text",
                     lc,
                     (x + pad, top, sx - pad, top + lc.px(56)),
@@ -522,7 +523,7 @@ class Toggle(Widget):
                     text_size=lc.px(34),
                 )
             )
-        return _node(
+        return make_node(
             "toggle",
             lc,
             (x, y, x + width, y + height),
@@ -556,7 +557,7 @@ class Chip(Widget):
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
         rect = (x, y, x + min(width, self.chip_width(lc)), y + lc.px(100))
         primary = lc.theme.primary
-        return _node(
+        return make_node(
             "chip",
             lc,
             rect,
@@ -608,7 +609,7 @@ class Column(Widget):
             nodes.append(node)
             cursor = node.bounds[3] + lc.px(self.spacing)
         bottom = (nodes[-1].bounds[3] if nodes else y) + pad
-        return _node(
+        return make_node(
             "column",
             lc,
             (x, y, x + width, bottom),
@@ -630,6 +631,7 @@ class Row(Widget):
     spacing: int = 24
     weights: Sequence[float] | None = None
     id: str = ""
+    align: Literal["center", "top"] = "center"
 
     def _kids(self) -> list[Widget]:
         return [child for child in self.children if child is not None]
@@ -662,10 +664,11 @@ class Row(Widget):
         height = self.measure(lc, width)
         for kid, kid_width in zip(self._kids(), self._widths(lc, width), strict=True):
             kid_height = kid.measure(lc, kid_width)
-            node = kid.place(lc, cursor, y + (height - kid_height) // 2, kid_width, clip)
+            top = y if self.align == "top" else y + (height - kid_height) // 2
+            node = kid.place(lc, cursor, top, kid_width, clip)
             nodes.append(node)
             cursor += kid_width + lc.px(self.spacing)
-        return _node(
+        return make_node(
             "row",
             lc,
             (x, y, x + width, y + height),
@@ -706,7 +709,7 @@ class Wrap(Widget):
             for chip, (dx, dy) in zip(self.children, self._positions(lc, width), strict=True)
         ]
         height = self.measure(lc, width)
-        return _node(
+        return make_node(
             "wrap",
             lc,
             (x, y, x + width, y + height),
@@ -734,7 +737,7 @@ class Card(Widget):
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
         inner = self._column().place(lc, x, y, width, clip)
-        return _node(
+        return make_node(
             "card",
             lc,
             inner.bounds,
@@ -771,14 +774,14 @@ class Tabs(Widget):
             left = x + width * i // n
             right = x + width * (i + 1) // n
             selected = tab_id == self.selected
-            color = lc.theme.primary if selected else theme.TEXT_SECONDARY
+            color = lc.theme.text_accent if selected else theme.TEXT_SECONDARY
             underline = []
             if selected and self.style == "top":
                 thick = max(2, lc.px(8))
                 bar = (left + lc.px(40), y + height - thick, right - lc.px(40), y + height)
-                underline.append(_node("divider", lc, bar, clip, fill=lc.theme.primary))
+                underline.append(make_node("divider", lc, bar, clip, fill=lc.theme.primary))
             nodes.append(
-                _node(
+                make_node(
                     "tab",
                     lc,
                     (left, y, right, y + height),
@@ -796,7 +799,7 @@ class Tabs(Widget):
                     children=underline,
                 )
             )
-        return _node(
+        return make_node(
             "tabs",
             lc,
             (x, y, x + width, y + height),
@@ -835,7 +838,7 @@ class AppBar(Widget):
             children.append(action.place(lc, right, top, side, clip))
         title_left = left + lc.px(24)
         children.append(
-            _node(
+            make_node(
                 "text",
                 lc,
                 (title_left, top, right, top + side),
@@ -849,7 +852,7 @@ class AppBar(Widget):
                 padding=(side - line_height(lc.px(52))) // 2,
             )
         )
-        return _node(
+        return make_node(
             "app_bar",
             lc,
             (x, y, x + width, y + height),
@@ -927,7 +930,7 @@ class Page(Widget):
         back = self.on_back
         if back is None and isinstance(self.title, AppBar):
             back = self.title.on_back
-        return _node(
+        return make_node(
             "page",
             lc,
             rect,
@@ -964,7 +967,7 @@ class ScrollView(Widget):
         lc.scroll_offsets[self.id] = offset
         lc.scroll_extents[self.id] = max_offset
         placed = content.place(lc, x, y - offset, right - x, viewport)
-        return _node(
+        return make_node(
             "scroll",
             lc,
             viewport,
@@ -1006,7 +1009,7 @@ class Dialog(Widget):
         x = screen[0] + lc.px(90)
         y = screen[1] + ((screen[3] - screen[1]) - height) // 2
         placed = content.place(lc, x, y, width, screen)
-        box = _node(
+        box = make_node(
             "dialog",
             lc,
             placed.bounds,
@@ -1016,7 +1019,7 @@ class Dialog(Widget):
             fill=theme.SURFACE,
             radius=lc.px(40),
         )
-        return _node(
+        return make_node(
             "scrim",
             lc,
             screen,
@@ -1061,7 +1064,7 @@ class BottomSheet(Widget):
             children = [scroller]
         else:
             children = content.place(lc, screen[0], top, width, sheet_rect).children
-        sheet = _node(
+        sheet = make_node(
             "sheet",
             lc,
             sheet_rect,
@@ -1071,7 +1074,7 @@ class BottomSheet(Widget):
             fill=theme.SURFACE,
             radius=lc.px(40),
         )
-        return _node(
+        return make_node(
             "scrim",
             lc,
             screen,

@@ -1,0 +1,6 @@
+"""日历 (Calendar): a month view with each day's agenda, event pages and an event editor; a direct
+tool to create an event."""
+
+from phonebuddy.phoneworld.apps.calendar.app import Calendar
+
+__all__ = ["Calendar"]

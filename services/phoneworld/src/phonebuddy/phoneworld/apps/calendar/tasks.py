@@ -1,0 +1,547 @@
+"""Task templates of the Calendar app, and two that move plans between Calendar and Notes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from phonebuddy.phoneworld.apps.calendar.app import (
+    CALENDAR,
+    REMINDER_TEXT,
+    REMINDERS,
+    SEASON_END,
+    SEASON_START,
+    date_text,
+    today,
+)
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import matches_text, matches_time
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type, UINode
+
+NOTES = "com.pw.notes"
+EVENTS = f"apps/{CALENDAR}/events"
+NOTES_LIST = f"apps/{NOTES}/notes"
+NEW_TITLES = ("团队午餐", "看房", "家庭聚餐", "正畸复查", "项目复盘会", "游泳课", "交水电费",
+              "买生日礼物", "年会彩排", "相亲")  # fmt: skip
+NEW_LOCATIONS = ("西贝莜面村(望京店)", "链家(酒仙桥店)", "奥森公园南门", "B座 8楼 806",
+                 "三里屯太古里", "朝阳区图书馆", "国贸大酒店 3层")  # fmt: skip
+NEW_REMINDERS = (0, 5, 30, 60, 1440)
+NEW_NOTES = ("带上笔记本电脑", "提前十分钟到", "记得带伞", "穿运动鞋", "带上合同复印件")
+REMINDER_EN = {0: "at the start", 5: "5 minutes before", 30: "30 minutes before",
+               60: "1 hour before", 1440: "1 day before"}  # fmt: skip
+EVENT_FIELDS = ("title", "date", "start", "end", "location", "reminder", "notes")
+_MONTH_TITLE = re.compile(r"(\d{4})年(\d{1,2})月")
+
+
+def date_zh(iso: str) -> str:
+    day = dt.date.fromisoformat(iso)
+    return f"{day.month}月{day.day}日"
+
+
+def date_en(iso: str) -> str:
+    return dt.date.fromisoformat(iso).strftime("%B %-d, %Y")
+
+
+def on_screen(ui: OracleUI, widget_id: str) -> UINode:
+    """A widget that must be on screen."""
+    node = ui.find(widget_id)
+    if node is None:
+        raise OracleError(f"{widget_id!r} is not on screen")
+    return node
+
+
+def shown_text(ui: OracleUI, widget_id: str) -> str:
+    return on_screen(ui, widget_id).text
+
+
+def texts(node: UINode) -> list[str]:
+    return [n.text for n in node.walk() if n.text]
+
+
+def _minutes(hhmm: str) -> int:
+    return int(hhmm[:2]) * 60 + int(hhmm[3:])
+
+
+def _hhmm(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def seeded_events(world: World) -> list[Any]:
+    return list(world.content(CALENDAR)["events"])
+
+
+def one_off_events(world: World) -> list[Any]:
+    titles = [e["title"] for e in seeded_events(world)]
+    return [e for e in seeded_events(world) if titles.count(e["title"]) == 1]
+
+
+def _random_day(rng: random.Random) -> str:
+    span = (SEASON_END - SEASON_START).days
+    return (SEASON_START + dt.timedelta(days=rng.randrange(span + 1))).isoformat()
+
+
+def _new_event(rng: random.Random) -> Params:
+    start = rng.randrange(16, 40) * 30  # 08:00 to 19:30
+    return {"title": rng.choice(NEW_TITLES), "date": _random_day(rng), "start": _hhmm(start),
+            "end": _hhmm(start + rng.choice((30, 60, 90, 120)))}  # fmt: skip
+
+
+def event_problems(event: dict[str, Any], expected: Params) -> list[str]:
+    """Fields of `event` that differ from the ones `expected` names."""
+    return [
+        f"{field} is {event[field]!r}, expected {expected[field]!r}"
+        for field in EVENT_FIELDS
+        if field in expected and event[field] != expected[field]
+    ]
+
+
+def one_new_event(diff: StateDiff, expected: Params) -> list[str]:
+    added = diff.added(EVENTS)
+    if len(added) != 1:
+        return [f"expected one new event, found {len(added)}"]
+    return event_problems(added[0], expected)
+
+
+# -- oracle steps ------------------------------------------------------------------------------
+def open_calendar(ui: OracleUI) -> Iterator[Action]:
+    """Open Calendar, declining its holiday-subscription prompt if it shows."""
+    yield ui.open("日历")
+    if ui.visible("holiday_later"):
+        yield ui.tap("holiday_later")
+
+
+def show_day(ui: OracleUI, iso: str) -> Iterator[Action]:
+    """On the month view: page to the day's month and select the day."""
+    day = dt.date.fromisoformat(iso)
+    while True:
+        shown = _MONTH_TITLE.match(shown_text(ui, "toolbar_title"))
+        if shown is None:
+            raise OracleError("the month view shows no month")
+        month = (int(shown[1]), int(shown[2]))
+        if month == (day.year, day.month):
+            break
+        yield ui.tap("next_month" if month < (day.year, day.month) else "prev_month")
+    if not shown_text(ui, "day_title").startswith(date_text(day)):
+        yield ui.tap(f"day_{iso}")
+
+
+def agenda(ui: OracleUI) -> list[tuple[str, list[str]]]:
+    """The selected day's events on screen: (widget id, [title, 'start-end · location'])."""
+    return [
+        (node.resource_id.rpartition(":id/")[2], texts(node))
+        for node in ui.find_all()
+        if node.resource_id.startswith(f"{CALENDAR}:id/event_")
+    ]
+
+
+def open_event(ui: OracleUI, iso: str, title: str) -> Iterator[Action]:
+    yield from open_calendar(ui)
+    yield from show_day(ui, iso)
+    yield from ui.scroll_to(text=title)
+    widget_id = next((wid for wid, shown in agenda(ui) if shown[0] == title), None)
+    if widget_id is None:
+        raise OracleError(f"{title!r} is not on {iso}")
+    yield ui.tap(widget_id)
+
+
+def replace_text(ui: OracleUI, field: str, text: str) -> Iterator[Action]:
+    """Make an editor field hold `text`: scroll to it, clear it (which focuses it), type."""
+    yield from ui.scroll_to(field)
+    current = shown_text(ui, field)
+    if current == text:
+        return
+    if current:
+        yield ui.tap(f"clear_{field}")
+        yield Type(text=text)
+    else:
+        yield from ui.type_into(field, text)
+
+
+def fill_event(ui: OracleUI, values: Params) -> Iterator[Action]:
+    """In the event editor: set the fields `values` names, pick its reminder, save."""
+    for field in ("title", "date", "start", "end", "location"):
+        if field in values:
+            yield from replace_text(ui, field, values[field])
+    if "reminder" in values:
+        yield from ui.scroll_to("reminder")
+        if values["reminder"] != shown_reminder(ui):
+            yield ui.tap("reminder")
+            yield ui.tap(f"reminder_{values['reminder']}")
+    if "notes" in values:
+        yield from replace_text(ui, "notes", values["notes"])
+    yield ui.tap("save")
+
+
+def shown_reminder(ui: OracleUI) -> int | None:
+    """The reminder the editor's 提醒 row shows, in minutes before the start."""
+    row = on_screen(ui, "reminder")
+    shown = next((t.removesuffix("›").strip() for t in texts(row) if t.endswith("›")), None)
+    for value, label in REMINDERS:
+        if label == shown:
+            return value
+    raise OracleError(f"the 提醒 row shows {shown!r}")
+
+
+# -- templates ---------------------------------------------------------------------------------
+class CreateEvent(TaskTemplate):
+    id = "calendar.create_event"
+    category = Category.SINGLE_APP
+    apps = (CALENDAR,)
+    difficulty = 11
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _new_event(rng)
+
+    def instruction(self, params: Params) -> Instruction:
+        p = params
+        return Instruction(
+            zh=f"在日历里新建日程“{p['title']}”，时间是{date_zh(p['date'])} {p['start']} 到 "
+            f"{p['end']}",
+            en=f"Add a calendar event '{p['title']}' on {date_en(p['date'])} from {p['start']} "
+            f"to {p['end']}",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return one_new_event(diff, params)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_calendar(ui)
+        yield ui.tap("new_event")
+        yield from fill_event(ui, params)
+
+
+class CreateDetailedEvent(TaskTemplate):
+    id = "calendar.create_event_full"
+    category = Category.SINGLE_APP
+    apps = (CALENDAR,)
+    difficulty = 16
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {**_new_event(rng), "location": rng.choice(NEW_LOCATIONS),
+                "reminder": rng.choice(NEW_REMINDERS), "notes": rng.choice(NEW_NOTES)}  # fmt: skip
+
+    def instruction(self, params: Params) -> Instruction:
+        p = params
+        return Instruction(
+            zh=f"新建日程“{p['title']}”：{date_zh(p['date'])} {p['start']}-{p['end']}，地点"
+            f"“{p['location']}”，提醒设为{REMINDER_TEXT[p['reminder']]}，备注写“{p['notes']}”",
+            en=f"Create the event '{p['title']}' on {date_en(p['date'])}, {p['start']}-"
+            f"{p['end']}, at '{p['location']}', with a reminder {REMINDER_EN[p['reminder']]} "
+            f"and the note '{p['notes']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return one_new_event(diff, params)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_calendar(ui)
+        yield ui.tap("new_event")
+        yield from fill_event(ui, params)
+
+
+def _existing_event_params(event: Any) -> Params:
+    return {"event": event["id"], "title": event["title"], "date": event["date"]}
+
+
+class DeleteEvent(TaskTemplate):
+    id = "calendar.delete_event"
+    category = Category.SINGLE_APP
+    apps = (CALENDAR,)
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _existing_event_params(rng.choice(one_off_events(world)))
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"删除{date_zh(params['date'])}的日程“{params['title']}”",
+            en=f"Delete the event '{params['title']}' on {date_en(params['date'])}",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        removed = [e["id"] for e in diff.removed(EVENTS)]
+        return [] if removed == [params["event"]] else [f"removed {removed}"]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_event(ui, params["date"], params["title"])
+        yield ui.tap("delete")
+        yield ui.tap("confirm_delete")
+
+
+class RescheduleEvent(TaskTemplate):
+    id = "calendar.reschedule_event"
+    category = Category.SINGLE_APP
+    apps = (CALENDAR,)
+    difficulty = 10
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        event = rng.choice(one_off_events(world))
+        start, end = _minutes(event["start"]), _minutes(event["end"])
+        shifts = [h * 60 for h in (-3, -2, -1, 1, 2, 3) if start + h * 60 >= 7 * 60
+                  and end + h * 60 <= 23 * 60 + 30]  # fmt: skip
+        shift = rng.choice(shifts)
+        return {"event": event["id"], "title": event["title"], "date": event["date"],
+                "start": _hhmm(start + shift), "end": _hhmm(end + shift)}  # fmt: skip
+
+    def instruction(self, params: Params) -> Instruction:
+        p = params
+        return Instruction(
+            zh=f"把{date_zh(p['date'])}的“{p['title']}”改到当天 {p['start']}-{p['end']}",
+            en=f"Move '{p['title']}' on {date_en(p['date'])} to {p['start']}-{p['end']} the "
+            "same day",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        path = f"{EVENTS}[{params['event']}]"
+        diff.touched(path)
+        before, after = diff.value_before(path), diff.value_after(path)
+        if after is None:
+            return ["the event was deleted"]
+        expected = {**before, "start": params["start"], "end": params["end"]}
+        return event_problems(after, expected)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_event(ui, params["date"], params["title"])
+        yield ui.tap("edit")
+        yield from fill_event(ui, {"start": params["start"], "end": params["end"]})
+
+
+class AskLocation(TaskTemplate):
+    id = "calendar.ask_location"
+    category = Category.SINGLE_APP
+    apps = (CALENDAR,)
+    difficulty = 5
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        event = rng.choice(one_off_events(world))
+        others = sorted({e["location"] for e in seeded_events(world)} - {event["location"]})
+        return {**_existing_event_params(event), "wrong_location": rng.choice(others)}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"我{date_zh(params['date'])}的“{params['title']}”在哪里？",
+            en=f"Where is my '{params['title']}' on {date_en(params['date'])}?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        location = diff.value_before(f"{EVENTS}[{params['event']}]/location")
+        return [] if matches_text(answer, location) else [f"answer {answer!r} is not "
+                                                          f"{location!r}"]  # fmt: skip
+
+    def wrong_answer(self, params: Params) -> str:
+        return params["wrong_location"]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_event(ui, params["date"], params["title"])
+        yield Answer(text=texts(on_screen(ui, "event_location"))[-1])
+
+
+class AskStartTime(TaskTemplate):
+    id = "calendar.ask_start_time"
+    category = Category.SINGLE_APP
+    apps = (CALENDAR,)
+    difficulty = 4
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        event = rng.choice(one_off_events(world))
+        return {**_existing_event_params(event), "end": event["end"]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"{date_zh(params['date'])}的“{params['title']}”几点开始？",
+            en=f"What time does '{params['title']}' on {date_en(params['date'])} start?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        start = diff.value_before(f"{EVENTS}[{params['event']}]/start")
+        hour, minute = divmod(_minutes(start), 60)
+        return [] if matches_time(answer, hour, minute) else [f"answer {answer!r} is not {start}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return params["end"]  # the end time: read off the wrong end of the event
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_calendar(ui)
+        yield from show_day(ui, params["date"])
+        yield from ui.scroll_to(text=params["title"])
+        shown = next(texts for _, texts in agenda(ui) if texts[0] == params["title"])
+        yield Answer(text=shown[1][:5])
+
+
+class AskDay(TaskTemplate):
+    id = "calendar.ask_day"
+    category = Category.SINGLE_APP
+    apps = (CALENDAR,)
+    difficulty = 4
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        events = seeded_events(world)
+        date = rng.choice(sorted({e["date"] for e in events}))
+        elsewhere = sorted({e["title"] for e in events if e["date"] != date} -
+                           {e["title"] for e in events if e["date"] == date})  # fmt: skip
+        return {"date": date, "other_title": rng.choice(elsewhere)}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(zh=f"我{date_zh(params['date'])}的日历上有哪些安排？",
+                           en=f"What is on my calendar on {date_en(params['date'])}?")  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        events = diff.value_before(EVENTS)
+        titles = {e["title"] for e in events if e["date"] == params["date"]}
+        missing = sorted(title for title in titles if not matches_text(answer, title))
+        elsewhere = {e["title"] for e in events} - titles
+        extra = sorted(title for title in elsewhere if matches_text(answer, title))
+        problems = [f"answer {answer!r} leaves out {missing}"] if missing else []
+        return problems + ([f"answer {answer!r} names {extra}, not on that day"] if extra else [])
+
+    def wrong_answer(self, params: Params) -> str:
+        return params["other_title"]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_calendar(ui)
+        yield from show_day(ui, params["date"])
+        yield from ui.scroll_to("day_title")
+        titles = [shown[0] for _, shown in agenda(ui)]
+        yield Answer(text="、".join(titles))
+
+
+# -- with Notes --------------------------------------------------------------------------------
+MEETING_NOTES = ("会议通知", "下周会议", "客户会议安排")
+MEETINGS = (("项目启动会", "A座 5号会议室"), ("供应商洽谈", "华贸中心 2号楼 1801"),
+            ("季度复盘会", "B座 3楼报告厅"), ("招聘沟通会", "腾讯会议"))  # fmt: skip
+_MEETING = re.compile(
+    r"(?P<month>\d{1,2})月(?P<day>\d{1,2})日 (?P<start>\d\d:\d\d)-(?P<end>\d\d:\d\d)，"
+    r"(?P<title>[^，]+)，地点：(?P<location>.+)$"
+)
+
+
+class EventFromNote(TaskTemplate):
+    id = "calendar.event_from_note"
+    category = Category.CROSS_APP
+    apps = (CALENDAR, NOTES)
+    difficulty = 16
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        title, location = rng.choice(MEETINGS)
+        event = _new_event(rng)
+        return {**event, "title": title, "location": location,
+                "note": rng.choice(MEETING_NOTES)}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        p = params
+        body = f"{date_zh(p['date'])} {p['start']}-{p['end']}，{p['title']}，地点：{p['location']}"
+        it.app_data(NOTES)["notes"].insert(
+            0, {"id": "note-meeting", "title": p["note"], "body": body, "pinned": False}
+        )
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"备忘录“{params['note']}”里记了一个会议，帮我在日历里建一个日程：标题用会议名称，"
+            "日期、时间和地点都按备忘录填",
+            en=f"The note '{params['note']}' describes a meeting; add it to the calendar with "
+            "the meeting's name as the title and the date, times and place from the note",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        expected = {k: params[k] for k in ("title", "date", "start", "end", "location")}
+        return one_new_event(diff, expected)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        yield from ui.scroll_to(text=params["note"])
+        yield ui.tap(text=params["note"])
+        found = _MEETING.search(shown_text(ui, f"{NOTES}:id/note_body"))
+        if found is None:
+            raise OracleError("the note describes no meeting")
+        date = dt.date(SEASON_START.year, int(found["month"]), int(found["day"])).isoformat()
+        yield from open_calendar(ui)
+        yield ui.tap("new_event")
+        values = {k: found[k] for k in ("title", "start", "end", "location")}
+        yield from fill_event(ui, {**values, "date": date})
+
+
+PLAN_NOTE_TITLE = "明日安排"
+EARLY_EVENTS = (("晨会", "A座 3号会议室"), ("送孩子去兴趣班", "少年宫"), ("早餐会", "国贸大酒店"),
+                ("晨跑打卡", "朝阳公园"), ("医院抽血", "协和医院门诊楼"))  # fmt: skip
+
+
+class TomorrowToNote(TaskTemplate):
+    id = "calendar.tomorrow_to_note"
+    category = Category.CROSS_APP
+    apps = (CALENDAR, NOTES)
+    difficulty = 10
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        title, location = rng.choice(EARLY_EVENTS)
+        start = rng.randrange(14, 18) * 30  # 07:00 to 08:30, before every seeded event
+        return {"title": title, "location": location, "start": _hhmm(start),
+                "end": _hhmm(start + 30)}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        tomorrow = today(it.clock) + dt.timedelta(days=1)
+        it.app_data(CALENDAR)["events"].append(
+            {"id": "evt-task", "title": params["title"], "date": tomorrow.isoformat(),
+             "start": params["start"], "end": params["end"], "location": params["location"],
+             "reminder": 15}
+        )  # fmt: skip
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"看看我明天的第一个日程，然后在备忘录里新建一条标题为“{PLAN_NOTE_TITLE}”的备忘录，"
+            "内容写上这个日程的开始时间和名称",
+            en=f"Look up my first calendar event tomorrow, then create a note titled "
+            f"'{PLAN_NOTE_TITLE}' that says when it starts and what it is",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        tomorrow = (today(diff.before["os"]["clock"]) + dt.timedelta(days=1)).isoformat()
+        first = min((e for e in diff.value_before(EVENTS) if e["date"] == tomorrow),
+                    key=lambda e: e["start"])  # fmt: skip
+        added = diff.added(NOTES_LIST)
+        if len(added) != 1:
+            return [f"expected one new note, found {len(added)}"]
+        note, problems = added[0], []
+        if note["title"].strip() != PLAN_NOTE_TITLE:
+            problems.append(f"the note is titled {note['title']!r}")
+        if not matches_text(note["body"], first["title"]):
+            problems.append(f"the note does not name {first['title']!r}")
+        if not matches_time(note["body"], *divmod(_minutes(first["start"]), 60)):
+            problems.append(f"the note does not say {first['start']}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        now = dt.datetime.fromisoformat(ui.device.device_time())
+        yield from open_calendar(ui)
+        yield from show_day(ui, (now.date() + dt.timedelta(days=1)).isoformat())
+        events = agenda(ui)
+        if not events:
+            raise OracleError("nothing on the calendar tomorrow")
+        title, times = events[0][1][0], events[0][1][1]
+        yield ui.open("备忘录")
+        yield ui.tap(f"{NOTES}:id/new_note")
+        yield from ui.type_into(f"{NOTES}:id/title", PLAN_NOTE_TITLE)
+        yield from ui.type_into(f"{NOTES}:id/body", f"{times[:5]} {title}")
+        yield ui.tap(f"{NOTES}:id/save")
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    CreateEvent(),
+    CreateDetailedEvent(),
+    DeleteEvent(),
+    RescheduleEvent(),
+    AskLocation(),
+    AskStartTime(),
+    AskDay(),
+    EventFromNote(),
+    TomorrowToNote(),
+)

@@ -1,0 +1,363 @@
+"""Task templates of the Contacts app."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from phonebuddy.phoneworld.apps.contacts.app import (
+    CONTACTS,
+    GIVEN,
+    GROUPS,
+    SURNAMES,
+    digits,
+    format_phone,
+    pinyin,
+)
+from phonebuddy.phoneworld.apps.phone.app import unknown_mobile
+from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
+
+CONTACTS_LIST = f"apps/{CONTACTS}/contacts"
+NEW_COMPANIES = ("顺丰速运", "万科物业", "链家地产", "海底捞", "招商银行", "美团")
+
+
+def _roster(world: World) -> list[dict[str, Any]]:
+    return [dict(c) for c in world.content(CONTACTS)["roster"]]
+
+
+def _new_name(world: World, rng: random.Random) -> str:
+    """A name nobody in the roster has."""
+    taken = {c["name"] for c in _roster(world)}
+    while True:
+        name = rng.choice(SURNAMES)[0] + "".join(c for c, _ in rng.sample(GIVEN, k=2))
+        if name not in taken:
+            return name
+
+
+def _person(world: World, rng: random.Random, **wanted: Any) -> dict[str, Any]:
+    """A roster contact whose fields have the `wanted` values (or pass the predicates)."""
+    pool = [
+        c
+        for c in _roster(world)
+        if all(v(c[k]) if callable(v) else c[k] == v for k, v in wanted.items())
+    ]
+    return dict(pick(rng, pool))
+
+
+def check_new_contact(diff: StateDiff, **expected: str) -> list[str]:
+    """Exactly one contact was added, with the expected fields and nothing else filled in."""
+    added = diff.added(CONTACTS_LIST)
+    if len(added) != 1:
+        return [f"expected one new contact, found {len(added)}"]
+    contact = added[0]
+    wanted = {
+        "email": "",
+        "company": "",
+        "birthday": "",
+        "group": "",
+        "favorite": False,
+        **expected,
+    }
+    return [
+        f"the new contact's {key} is {contact.get(key)!r}, expected {value!r}"
+        for key, value in wanted.items()
+        if contact.get(key) != value
+    ]
+
+
+def check_contact_change(diff: StateDiff, contact_id: str, field: str, value: Any) -> list[str]:
+    """The only change to the address book: `field` of one contact became `value`."""
+    changes = diff.touched(CONTACTS_LIST)
+    target = f"{CONTACTS_LIST}[{contact_id}]/{field}"
+    if [c.path for c in changes] != [target]:
+        return [f"expected only {target} to change, found {[c.describe() for c in changes]}"]
+    if changes[0].after != value:
+        return [f"{field} became {changes[0].after!r}, expected {value!r}"]
+    return []
+
+
+def open_contact(ui: OracleUI, name: str) -> Iterator[Action]:
+    yield ui.open("联系人")
+    yield from ui.scroll_to(text=name)
+    yield ui.tap(text=name)
+
+
+def search_contact(ui: OracleUI, contact_id: str, query: str) -> Iterator[Action]:
+    yield ui.open("联系人")
+    yield from ui.type_into("search", query)
+    yield ui.tap(f"contact_{contact_id}")
+
+
+class AddContact(TaskTemplate):
+    id = "contacts.add"
+    category = Category.SINGLE_APP
+    apps = (CONTACTS,)
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"name": _new_name(world, rng), "phone": unknown_mobile(rng)}
+
+    def instruction(self, params: Params) -> Instruction:
+        shown = format_phone(params["phone"])
+        return Instruction(
+            zh=f"新建联系人“{params['name']}”，手机号码 {shown}",
+            en=f"Add a contact '{params['name']}' with the number {shown}",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return check_new_contact(diff, name=params["name"], phone=params["phone"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("联系人")
+        yield ui.tap("new_contact")
+        yield from ui.type_into("name", params["name"])
+        yield from ui.type_into("phone", params["phone"])
+        yield ui.tap("save")
+
+
+class AddContactWithDetails(TaskTemplate):
+    id = "contacts.add_with_details"
+    category = Category.SINGLE_APP
+    apps = (CONTACTS,)
+    difficulty = 10
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {
+            "name": _new_name(world, rng),
+            "phone": unknown_mobile(rng),
+            "company": rng.choice(NEW_COMPANIES),
+            "group": rng.choice(GROUPS),
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        shown = format_phone(params["phone"])
+        return Instruction(
+            zh=f"新建联系人“{params['name']}”：手机 {shown}，公司“{params['company']}”，"
+            f"放到“{params['group']}”群组",
+            en=f"Add a contact '{params['name']}': number {shown}, company "
+            f"'{params['company']}', in the group '{params['group']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return check_new_contact(
+            diff,
+            name=params["name"],
+            phone=params["phone"],
+            company=params["company"],
+            group=params["group"],
+        )
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("联系人")
+        yield ui.tap("new_contact")
+        yield from ui.type_into("name", params["name"])
+        yield from ui.type_into("phone", format_phone(params["phone"]))
+        yield from ui.type_into("company", params["company"])
+        yield ui.back()  # hide the keyboard
+        yield ui.tap(text=params["group"])
+        yield ui.tap("save")
+
+
+class EditPhone(TaskTemplate):
+    id = "contacts.edit_phone"
+    category = Category.SINGLE_APP
+    apps = (CONTACTS,)
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        person = _person(world, rng)
+        return {"id": person["id"], "name": person["name"], "phone": unknown_mobile(rng)}
+
+    def instruction(self, params: Params) -> Instruction:
+        shown = format_phone(params["phone"])
+        return Instruction(
+            zh=f"{params['name']}换了新号码，把{params['name']}的手机号改成 {shown}",
+            en=f"{params['name']} has a new number: change it to {shown}",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return check_contact_change(diff, params["id"], "phone", params["phone"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from search_contact(ui, params["id"], params["name"])
+        yield ui.tap("edit")
+        yield ui.tap("clear_phone")
+        yield Type(text=params["phone"])
+        yield ui.tap("save_top")
+
+
+class DeleteContact(TaskTemplate):
+    id = "contacts.delete"
+    category = Category.SINGLE_APP
+    apps = (CONTACTS,)
+    difficulty = 9
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        person = _person(world, rng)
+        return {"id": person["id"], "name": person["name"]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"从通讯录里删除联系人“{params['name']}”",
+            en=f"Delete the contact '{params['name']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        removed = [c["name"] for c in diff.removed(CONTACTS_LIST)]
+        if removed != [params["name"]]:
+            return [f"deleted {removed}, expected only {params['name']!r}"]
+        return []
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_contact(ui, params["name"])
+        yield ui.tap("delete")
+        yield ui.tap("confirm_delete")
+
+
+class Favourite(TaskTemplate):
+    id = "contacts.favorite"
+    category = Category.SINGLE_APP
+    apps = (CONTACTS,)
+    difficulty = 7
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        person = _person(world, rng, favorite=False)
+        return {"id": person["id"], "name": person["name"]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把{params['name']}加入收藏联系人",
+            en=f"Add {params['name']} to the favourite contacts",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return check_contact_change(diff, params["id"], "favorite", True)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_contact(ui, params["name"])
+        yield ui.tap("favorite")
+
+
+class PhoneOf(TaskTemplate):
+    id = "contacts.phone_of"
+    category = Category.SINGLE_APP
+    apps = (CONTACTS,)
+    difficulty = 4
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        person, other = (dict(p) for p in pick(rng, _roster(world), 2))
+        return {"name": person["name"], "phone": person["phone"], "other_phone": other["phone"]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"{params['name']}的手机号码是多少？", en=f"What is {params['name']}'s phone number?"
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        if answer and params["phone"] in digits(answer):
+            return []
+        return [f"answer {answer!r} does not give {params['phone']}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return format_phone(params["other_phone"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_contact(ui, params["name"])
+        node = ui.find("phone_number")
+        yield Answer(text=node.text if node else "")
+
+
+class CompanyOf(TaskTemplate):
+    id = "contacts.company_of"
+    category = Category.SINGLE_APP
+    apps = (CONTACTS,)
+    difficulty = 4
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        person = _person(world, rng, company=bool)
+        other = _person(world, rng, company=lambda c: c and c != person["company"])
+        return {
+            "id": person["id"],
+            "name": person["name"],
+            "company": person["company"],
+            "other_company": other["company"],
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"{params['name']}在哪家公司工作？",
+            en=f"Which company does {params['name']} work for?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return (
+            []
+            if matches_text(answer, params["company"])
+            else [f"answer {answer!r} does not name {params['company']}"]
+        )
+
+    def wrong_answer(self, params: Params) -> str:
+        return params["other_company"]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        # Search by pinyin, as people type on a Latin keyboard.
+        yield from search_contact(ui, params["id"], pinyin(params["name"]).replace(" ", ""))
+        node = ui.find("company")
+        yield Answer(text=node.text if node else "")
+
+
+class CountGroup(TaskTemplate):
+    id = "contacts.count_group"
+    category = Category.SINGLE_APP
+    apps = (CONTACTS,)
+    difficulty = 3
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        group = rng.choice(GROUPS)
+        return {"group": group, "count": sum(c["group"] == group for c in _roster(world))}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"通讯录的“{params['group']}”群组里有几位联系人？",
+            en=f"How many contacts are in the group '{params['group']}'?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        contacts = diff.before["apps"][CONTACTS]["contacts"]
+        count = sum(c["group"] == params["group"] for c in contacts)
+        return [] if matches_number(answer, count) else [f"answer {answer!r} is not {count}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return str(params["count"] + 1)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("联系人")
+        yield ui.tap("tab_groups")
+        yield ui.tap(text=params["group"])
+        title = ui.find("toolbar_title")
+        count = re.search(r"（(\d+)）", title.text if title else "")
+        if count is None:
+            raise OracleError("the group page shows no member count")
+        yield Answer(text=count.group(1))
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    AddContact(),
+    AddContactWithDetails(),
+    EditPhone(),
+    DeleteContact(),
+    Favourite(),
+    PhoneOf(),
+    CompanyOf(),
+    CountGroup(),
+)

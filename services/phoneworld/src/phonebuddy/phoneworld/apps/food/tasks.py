@@ -1,0 +1,521 @@
+"""Task templates of the Food app: order and pay, add an address, re-order, cancel an unpaid
+order, read a delivery fee, and deliver to an address kept in Notes."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from phonebuddy.phoneworld.apps.food.app import (
+    FOOD_PACKAGE,
+    WELCOME_COUPON,
+    cart_key,
+    category_tab,
+    is_open,
+    items_cents,
+    money,
+    new_order,
+    order_item,
+    spec_of,
+)
+from phonebuddy.phoneworld.apps.food.content import (
+    ADDRESSES,
+    PEOPLE,
+    REMARKS,
+    TAGS,
+    phone_number,
+)
+from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.tasks.answers import matches_number
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction
+
+WALLET = "com.pw.wallet"
+NOTES = "com.pw.notes"
+FOOD_DATA = f"apps/{FOOD_PACKAGE}"
+ORDERS = f"{FOOD_DATA}/orders"
+ADDRESS_LIST = f"{FOOD_DATA}/addresses"
+COUPONS = f"{FOOD_DATA}/coupons"
+MAX_ORDER_CENTS = 40000  # stays well below the smallest seeded wallet balance
+# Every episode starts at 09:00 and lasts minutes; these shops stay open throughout.
+EPISODE_HOURS = (EPOCH_START, EPOCH_START + 3 * 3600)
+
+
+# -- parameters ------------------------------------------------------------------------------
+def _open_restaurants(world: World) -> list[Any]:
+    shops = world.content(FOOD_PACKAGE)["restaurants"]
+    return [r for r in shops if all(is_open(r, moment) for moment in EPISODE_HOURS)]
+
+
+def _sample_items(rng: random.Random, restaurant: Any) -> list[dict[str, Any]]:
+    """One to three dishes (options chosen) whose total reaches the minimum order."""
+    dishes = rng.sample(list(restaurant["dishes"]), k=rng.randint(1, 3))
+    items = []
+    for dish in dishes:
+        choices = [rng.randrange(len(group["choices"])) for group in dish["options"]]
+        spec, unit = spec_of(dish, choices)
+        tab = category_tab(restaurant, dish["category"])
+        items.append(
+            {
+                "dish_id": dish["id"],
+                "name": dish["name"],
+                "tab": tab,
+                "choices": choices,
+                "spec": spec,
+                "unit_cents": unit,
+                "quantity": rng.randint(1, 2 if dish["options"] else 3),
+            }
+        )
+    dearest = max(items, key=lambda item: item["unit_cents"])
+    while items_cents(items) < restaurant["min_order_cents"]:
+        dearest["quantity"] += 1
+    return items
+
+
+def _sample_address(rng: random.Random) -> dict[str, str]:
+    text, tag = rng.choice(ADDRESSES)
+    return {"name": rng.choice(PEOPLE), "phone": phone_number(rng), "text": text, "tag": tag}
+
+
+def _sample_order(rng: random.Random, world: World) -> Params:
+    while True:
+        restaurant = rng.choice(_open_restaurants(world))
+        items = _sample_items(rng, restaurant)
+        if items_cents(items) <= MAX_ORDER_CENTS:
+            return {
+                "restaurant_id": restaurant["id"],
+                "restaurant": restaurant["name"],
+                "items": items,
+            }
+
+
+def describe_items(items: Sequence[Any], *, english: bool = False) -> str:
+    parts = []
+    for item in items:
+        if english:
+            spec = f" ({item['spec']})" if item["spec"] else ""
+            parts.append(f"{item['quantity']} x {item['name']}{spec}")
+        else:
+            spec = f"（{item['spec'].replace('/', '、')}）" if item["spec"] else ""
+            parts.append(f"{item['quantity']}份{item['name']}{spec}")
+    return (", " if english else "、").join(parts)
+
+
+def tableware_words(count: int) -> tuple[str, str]:
+    if count == 0:
+        return "不要餐具", "no tableware"
+    return f"餐具{count}份", f"{count} set{'s' if count > 1 else ''} of tableware"
+
+
+# -- verification helpers ----------------------------------------------------------------------
+def check_wallet_payment(diff: StateDiff, reference: str, amount_cents: int) -> list[str]:
+    """Claim the wallet's side of one payment: one bill for `reference`, the balance reduced
+    by exactly `amount_cents`."""
+    bills = diff.added(f"apps/{WALLET}/bills")
+    diff.touched(f"apps/{WALLET}/balance_cents")
+    spent = diff.value_before(f"apps/{WALLET}/balance_cents") - diff.value_after(
+        f"apps/{WALLET}/balance_cents"
+    )
+    if len(bills) != 1 or bills[0].get("reference") != reference:
+        return [
+            f"expected one wallet bill for {reference}, found {[b.get('reference') for b in bills]}"
+        ]
+    if bills[0]["amount_cents"] != amount_cents or spent != amount_cents:
+        return [f"paid {spent} cents, expected {amount_cents}"]
+    return []
+
+
+def check_coupons(diff: StateDiff, new_orders: Sequence[Any]) -> list[str]:
+    """The welcome red packet may be accepted on the way; a coupon may only be used up by the
+    new order that applied it."""
+    problems = [
+        f"unexpected coupon {c['id']}"
+        for c in diff.added(COUPONS)
+        if c["id"] != WELCOME_COUPON["id"]
+    ]
+    diff.touched(COUPONS)
+    used_before = {c["id"] for c in diff.value_before(COUPONS) if c["used"]}
+    used_now = {c["id"] for c in diff.value_after(COUPONS) if c["used"]} - used_before
+    applied = {o["coupon_id"] for o in new_orders if o["coupon_id"] and o["status"] == "paid"}
+    if used_now != applied:
+        problems.append(f"coupons used {sorted(used_now)}, orders applied {sorted(applied)}")
+    return problems
+
+
+def check_order(order: Any, params: Params, address_text: str) -> list[str]:
+    """A placed and paid order of exactly the wanted dishes, to `address_text`."""
+    problems = []
+    if order["restaurant_id"] != params["restaurant_id"]:
+        problems.append(f"ordered from {order['restaurant']}, expected {params['restaurant']}")
+    wanted = {cart_key(i["dish_id"], i["choices"]): i["quantity"] for i in params["items"]}
+    got: dict[str, int] = {}
+    for item in order["items"]:
+        got[item["id"]] = got.get(item["id"], 0) + item["quantity"]
+    if got != wanted:
+        problems.append(f"items {got}, expected {wanted}")
+    if order["address"]["text"] != address_text:
+        problems.append(f"delivered to {order['address']['text']!r}, expected {address_text!r}")
+    if order["status"] != "paid":
+        problems.append(f"order status is {order['status']}, expected paid")
+    if order["tableware"] != params["tableware"]:
+        problems.append(f"tableware {order['tableware']}, expected {params['tableware']}")
+    if params.get("remark") and order["remark"] != params["remark"]:
+        problems.append(f"remark {order['remark']!r}, expected {params['remark']!r}")
+    return problems
+
+
+def check_one_paid_order(diff: StateDiff, params: Params, address_text: str) -> list[str]:
+    added = diff.added(ORDERS)
+    if len(added) != 1:
+        return [f"expected one new order, found {len(added)}"]
+    order = added[0]
+    return (
+        check_order(order, params, address_text)
+        + check_wallet_payment(diff, order["id"], order["total_cents"])
+        + check_coupons(diff, added)
+    )
+
+
+# -- oracle helpers ----------------------------------------------------------------------------
+def open_food(ui: OracleUI) -> Iterator[Action]:
+    yield ui.open("外卖")
+    if ui.visible("promo_close"):
+        yield ui.tap("promo_close")
+
+
+def open_restaurant(ui: OracleUI, params: Params) -> Iterator[Action]:
+    yield from ui.type_into("search", params["restaurant"])
+    yield from ui.scroll_to(f"shop_{params['restaurant_id']}")
+    yield ui.tap(f"shop_{params['restaurant_id']}")
+
+
+def add_items(ui: OracleUI, params: Params) -> Iterator[Action]:
+    """On the restaurant page: pick each dish's category, options and quantity."""
+    for item in params["items"]:
+        tab = f"tab_{item['tab']}"
+        node = ui.find(tab)
+        if node is not None and not node.selected:
+            yield ui.tap(tab)
+        yield from ui.scroll_to(f"dish_{item['dish_id']}")
+        for _ in range(item["quantity"]):
+            if not item["choices"]:
+                yield ui.tap(f"add_{item['dish_id']}")
+                continue
+            yield ui.tap(f"spec_{item['dish_id']}")
+            for group, choice in enumerate(item["choices"]):
+                if choice:
+                    yield ui.tap(f"option_{group}_{choice}")
+            yield ui.tap("spec_add")
+
+
+def checkout(ui: OracleUI, params: Params, address_text: str | None) -> Iterator[Action]:
+    """From the restaurant page to the wallet: address, tableware, remark, submit, pay."""
+    yield ui.tap("checkout")
+    if address_text is not None:
+        yield ui.tap("address_card")
+        yield from ui.scroll_to(text=address_text)
+        yield ui.tap(text=address_text)
+    yield ui.tap("tableware")
+    yield ui.tap(f"tableware_{params['tableware']}")
+    if params.get("remark"):
+        yield from ui.type_into("remark", params["remark"])
+    yield ui.tap("submit_order")
+    yield ui.tap(f"{WALLET}:id/pay_confirm")
+
+
+def fill_address(ui: OracleUI, address: Params) -> Iterator[Action]:
+    """On the address list: add one and save it."""
+    yield ui.tap("add_address")
+    yield from ui.type_into("name", address["name"])
+    yield from ui.type_into("phone", address["phone"])
+    yield from ui.type_into("text", address["text"])
+    yield ui.tap(f"tag_{TAGS.index(address['tag'])}")
+    yield ui.tap("save_address")
+
+
+def address_problems(diff: StateDiff, address: Params) -> list[str]:
+    """Exactly one new saved address, with these details."""
+    added = diff.added(ADDRESS_LIST)
+    if len(added) != 1:
+        return [f"expected one new address, found {len(added)}"]
+    return [
+        f"{key} is {added[0][key]!r}, expected {address[key]!r}"
+        for key in ("name", "phone", "text", "tag")
+        if added[0][key] != address[key]
+    ]
+
+
+# -- templates ---------------------------------------------------------------------------------
+class OrderAndPay(TaskTemplate):
+    id = "food.order"
+    category = Category.CROSS_APP
+    apps = (FOOD_PACKAGE, WALLET)
+    difficulty = 18
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        params = _sample_order(rng, world)
+        params["address"] = _sample_address(rng)
+        params["tableware"] = rng.randrange(0, 4)
+        params["remark"] = rng.choice(REMARKS) if rng.random() < 0.5 else ""
+        return params
+
+    def setup(self, it: Any, params: Params) -> None:
+        addresses = it.data["addresses"]
+        if not any(a["text"] == params["address"]["text"] for a in addresses):
+            addresses.append({"id": "addr-task", **params["address"]})
+
+    def instruction(self, params: Params) -> Instruction:
+        ware_zh, ware_en = tableware_words(params["tableware"])
+        remark_zh = f"，备注“{params['remark']}”" if params["remark"] else ""
+        remark_en = f", with the note '{params['remark']}'" if params["remark"] else ""
+        return Instruction(
+            zh=f"在外卖上从“{params['restaurant']}”点{describe_items(params['items'])}，送到我"
+            f"保存的地址“{params['address']['text']}”，{ware_zh}{remark_zh}，并用钱包付款",
+            en=f"Order {describe_items(params['items'], english=True)} from "
+            f"'{params['restaurant']}' in Food, delivered to my saved address "
+            f"'{params['address']['text']}', {ware_en}{remark_en}, and pay with the wallet",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return check_one_paid_order(diff, params, params["address"]["text"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_food(ui)
+        yield from open_restaurant(ui, params)
+        yield from add_items(ui, params)
+        yield from checkout(ui, params, params["address"]["text"])
+
+
+class AddAddress(TaskTemplate):
+    id = "food.add_address"
+    category = Category.SINGLE_APP
+    apps = (FOOD_PACKAGE,)
+    difficulty = 11
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _sample_address(rng)
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"在外卖里新增一个收货地址：联系人{params['name']}，手机{params['phone']}，地址"
+            f"“{params['text']}”，标签选“{params['tag']}”",
+            en=f"Add a delivery address in Food: contact {params['name']}, phone "
+            f"{params['phone']}, address '{params['text']}', tagged '{params['tag']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return address_problems(diff, params) + check_coupons(diff, [])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_food(ui)
+        yield ui.tap("tab_mine")
+        yield ui.tap("my_addresses")
+        yield from fill_address(ui, params)
+
+
+class Reorder(TaskTemplate):
+    id = "food.reorder"
+    category = Category.CROSS_APP
+    apps = (FOOD_PACKAGE, WALLET)
+    difficulty = 9
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        params = _sample_order(rng, world)
+        params["tableware"] = rng.randrange(0, 3)
+        params["order_id"] = f"order-last-{params['restaurant_id']}"
+        return params
+
+    def setup(self, it: Any, params: Params) -> None:
+        restaurant = it.content["by_id"][params["restaurant_id"]]
+        dishes = it.content["dishes"]
+        items = [
+            order_item(dishes[i["dish_id"]], i["choices"], i["quantity"]) for i in params["items"]
+        ]
+        placed = it.clock - 86400 + 3 * 3600
+        order = new_order(
+            params["order_id"], restaurant, items, it.data["addresses"][0], placed, None
+        )
+        order.update(status="paid", paid_at=placed + 30, tableware=1)
+        it.data["orders"].append(order)
+
+    def instruction(self, params: Params) -> Instruction:
+        ware_zh, ware_en = tableware_words(params["tableware"])
+        return Instruction(
+            zh=f"把我昨天在“{params['restaurant']}”点的外卖再来一单（菜品和数量都一样），送到默认"
+            f"地址，{ware_zh}，并付款",
+            en=f"Re-order yesterday's Food order from '{params['restaurant']}' (same dishes and "
+            f"quantities) to my default address, {ware_en}, and pay",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        default_text = diff.value_before(ADDRESS_LIST)[0]["text"]
+        return check_one_paid_order(diff, params, default_text)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_food(ui)
+        yield ui.tap("tab_orders")
+        yield from ui.scroll_to(f"order_{params['order_id']}")
+        yield ui.tap(f"order_{params['order_id']}")
+        yield ui.tap("reorder")
+        yield from checkout(ui, params, None)
+
+
+class CancelUnpaid(TaskTemplate):
+    id = "food.cancel_unpaid"
+    category = Category.SINGLE_APP
+    apps = (FOOD_PACKAGE,)
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        target, decoy = rng.sample(_open_restaurants(world), k=2)
+        return {
+            "restaurant": target["name"],
+            "order_id": f"order-unpaid-{target['id']}",
+            "decoy_id": decoy["id"],
+            "target_id": target["id"],
+        }
+
+    def setup(self, it: Any, params: Params) -> None:
+        address = it.data["addresses"][0]
+        for minutes, restaurant_id in ((8, params["decoy_id"]), (3, params["target_id"])):
+            restaurant = it.content["by_id"][restaurant_id]
+            dish = restaurant["dishes"][0]
+            quantity = -(-restaurant["min_order_cents"] // dish["price_cents"])
+            item = order_item(dish, [0] * len(dish["options"]), quantity)
+            order_id = f"order-unpaid-{restaurant_id}"
+            order = new_order(order_id, restaurant, [item], address, it.clock - minutes * 60, None)
+            order["tableware"] = 1
+            it.data["orders"].append(order)
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"取消我在“{params['restaurant']}”下的那笔还没付款的外卖订单",
+            en=f"Cancel my unpaid Food order from '{params['restaurant']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        changes = diff.touched(ORDERS)
+        wanted = f"{ORDERS}[{params['order_id']}]/status"
+        paths = [(c.path, c.after) for c in changes]
+        problems = check_coupons(diff, [])
+        if paths != [(wanted, "cancelled")]:
+            problems.append(f"changes {paths}, expected only {wanted} -> cancelled")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_food(ui)
+        yield ui.tap("tab_orders")
+        yield from ui.scroll_to(f"order_{params['order_id']}")
+        yield ui.tap(f"order_{params['order_id']}")
+        yield ui.tap("cancel_order")
+        yield ui.tap("confirm_cancel")
+
+
+class DeliveryFee(TaskTemplate):
+    id = "food.delivery_fee"
+    category = Category.SINGLE_APP
+    apps = (FOOD_PACKAGE,)
+    difficulty = 5
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        shops = [r for r in world.content(FOOD_PACKAGE)["restaurants"] if r["delivery_fee_cents"]]
+        shop = rng.choice(shops)
+        return {
+            "restaurant_id": shop["id"],
+            "restaurant": shop["name"],
+            "fee_cents": shop["delivery_fee_cents"],
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"外卖上“{params['restaurant']}”的配送费是多少钱？",
+            en=f"What is the delivery fee of '{params['restaurant']}' in Food?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        fee = params["fee_cents"] / 100
+        problems = check_coupons(diff, [])
+        if not matches_number(answer, fee):
+            problems.append(f"answer {answer!r} is not {money(params['fee_cents'])}")
+        return problems
+
+    def wrong_answer(self, params: Params) -> str:
+        return money(params["fee_cents"] + 100)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_food(ui)
+        yield from open_restaurant(ui, params)
+        node = ui.find("delivery_fee")
+        yield Answer(text=node.text.removeprefix("配送费") if node else "")
+
+
+class DeliverToNoteAddress(TaskTemplate):
+    id = "food.note_address"
+    category = Category.CROSS_APP
+    apps = (NOTES, FOOD_PACKAGE, WALLET)
+    difficulty = 34
+    NOTE_TITLES = ("妈妈家地址", "朋友的地址", "新家地址", "同事收货信息")
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        params = _sample_order(rng, world)
+        params["address"] = _sample_address(rng)
+        params["note_title"] = rng.choice(self.NOTE_TITLES)
+        params["tableware"] = rng.randrange(0, 3)
+        return params
+
+    def setup(self, it: Any, params: Params) -> None:
+        address = params["address"]
+        body = f"收货人：{address['name']}\n电话：{address['phone']}\n地址：{address['text']}"
+        it.app_data(NOTES)["notes"].insert(
+            0, {"id": "note-address", "title": params["note_title"], "body": body, "pinned": False}
+        )
+
+    def instruction(self, params: Params) -> Instruction:
+        ware_zh, ware_en = tableware_words(params["tableware"])
+        tag = params["address"]["tag"]
+        return Instruction(
+            zh=f"备忘录“{params['note_title']}”里记着收货人、电话和地址。把它添加为外卖的新收货地址"
+            f"（标签选“{tag}”），然后从“{params['restaurant']}”点{describe_items(params['items'])}"
+            f"送到这个地址，{ware_zh}，并付款",
+            en=f"The note '{params['note_title']}' holds a recipient, phone and address. Add it "
+            f"as a new delivery address in Food (tag '{tag}'), then order "
+            f"{describe_items(params['items'], english=True)} from '{params['restaurant']}' to "
+            f"that address, {ware_en}, and pay",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return address_problems(diff, params["address"]) + check_one_paid_order(
+            diff, params, params["address"]["text"]
+        )
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        yield from ui.scroll_to(text=params["note_title"])
+        yield ui.tap(text=params["note_title"])
+        yield from open_food(ui)
+        yield from open_restaurant(ui, params)
+        yield from add_items(ui, params)
+        yield ui.tap("checkout")
+        yield ui.tap("address_card")
+        yield from fill_address(ui, params["address"])
+        yield from ui.scroll_to(text=params["address"]["text"])
+        yield ui.tap(text=params["address"]["text"])
+        yield ui.tap("tableware")
+        yield ui.tap(f"tableware_{params['tableware']}")
+        yield ui.tap("submit_order")
+        yield ui.tap(f"{WALLET}:id/pay_confirm")
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    OrderAndPay(),
+    AddAddress(),
+    Reorder(),
+    CancelUnpaid(),
+    DeliveryFee(),
+    DeliverToNoteAddress(),
+)

@@ -1,0 +1,596 @@
+"""Task templates of the Gallery app, and cross-app ones with Notes and Mail."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from phonebuddy.phoneworld.apps.gallery.app import (
+    FAVORITES,
+    FAVORITES_NAME,
+    GALLERY_PACKAGE,
+    SEEDED_ALBUMS,
+)
+from phonebuddy.phoneworld.apps.mail.app import MAIL_PACKAGE
+from phonebuddy.phoneworld.apps.mail.tasks import (
+    A_TIME,
+    NOTES_LIST,
+    NOTES_PACKAGE,
+    PEOPLE,
+    PERMISSION_ALLOW,
+    check_sent_mail,
+    expect_changes,
+    launch,
+    new_note,
+    one_added,
+    read_text,
+)
+from phonebuddy.phoneworld.apps.mail.tasks import MAILS as MAIL_LIST
+from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, normalize
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction
+
+PHOTOS = f"apps/{GALLERY_PACKAGE}/photos"
+ALBUMS = f"apps/{GALLERY_PACKAGE}/albums"
+FILES = f"apps/{GALLERY_PACKAGE}/files"
+ALBUM_NAMES = dict(SEEDED_ALBUMS) | {FAVORITES: FAVORITES_NAME}
+SHARE_TO = "com.android.systemui:id/share_{}"
+
+Photo = Mapping[str, Any]
+
+
+# -- sampling helpers ---------------------------------------------------------------------------
+
+
+def seeded_photos(world: World, accept: Callable[[Photo], bool] = lambda p: True) -> list[Photo]:
+    return [p for p in world.content(GALLERY_PACKAGE)["photos"].values() if accept(p)]
+
+
+def photo_params(photo: Photo) -> Params:
+    return {"photo_id": photo["id"], "caption": photo["caption"], "album": photo["album"]}
+
+
+def spot(place: str) -> str:
+    """The specific part of a place: '杭州市·西湖' -> '西湖'."""
+    return place.rpartition("·")[2]
+
+
+def has_clear_place(world: World, photo: Photo) -> bool:
+    """The photo has a place whose spot names no other place (so answers can't be confused)."""
+    if not photo["place"]:
+        return False
+    others = {p["place"] for p in seeded_photos(world)} - {photo["place"], ""}
+    return not any(spot(photo["place"]) in other for other in others)
+
+
+# -- oracle helpers -----------------------------------------------------------------------------
+
+
+def launch_gallery(ui: OracleUI) -> Iterator[Action]:
+    yield from launch(ui, "相册")
+    if ui.visible("cloud_later"):
+        yield ui.tap("cloud_later")
+
+
+def open_album(ui: OracleUI, album: str) -> Iterator[Action]:
+    yield from launch_gallery(ui)
+    yield ui.tap("tab_albums")
+    yield from ui.scroll_to(f"album_{album}")
+    yield ui.tap(f"album_{album}")
+
+
+def open_photo(ui: OracleUI, params: Params) -> Iterator[Action]:
+    yield from open_album(ui, params["album"])
+    yield from ui.scroll_to(f"photo_{params['photo_id']}")
+    yield ui.tap(f"photo_{params['photo_id']}")
+
+
+def place_shown(ui: OracleUI) -> str:
+    return read_text(ui, "photo_place").removeprefix("地点：")
+
+
+def rename_in_dialog(ui: OracleUI, field: str, name: str) -> Iterator[Action]:
+    yield ui.tap(f"clear_{field}")
+    yield from ui.type_into(field, name)
+    yield ui.tap("confirm_rename")
+
+
+# -- single-app templates -----------------------------------------------------------------------
+
+
+class FavoritePhoto(TaskTemplate):
+    id = "gallery.favorite"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        photos = seeded_photos(world, lambda p: not p["favorite"] and p["album"] != "screenshots")
+        return photo_params(rng.choice(photos))
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把相册里的照片“{params['caption']}”加入收藏",
+            en=f"Add the photo '{params['caption']}' to favourites",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return expect_changes(diff, PHOTOS, {f"{PHOTOS}[{params['photo_id']}]/favorite": True})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_photo(ui, params)
+        yield ui.tap("favorite")
+
+
+class DeletePhoto(TaskTemplate):
+    id = "gallery.delete"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 9
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return photo_params(rng.choice(seeded_photos(world)))
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"删除照片“{params['caption']}”", en=f"Delete the photo '{params['caption']}'"
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return expect_changes(diff, PHOTOS, {f"{PHOTOS}[{params['photo_id']}]/trashed_at": A_TIME})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_photo(ui, params)
+        yield ui.tap("delete")
+        yield ui.tap("confirm_delete")
+
+
+class RestorePhoto(TaskTemplate):
+    id = "gallery.restore"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        target, *others = rng.sample(seeded_photos(world), 3)
+        return {
+            **photo_params(target),
+            "also_deleted": [p["id"] for p in others],
+            "days_ago": rng.randrange(1, 20),
+        }
+
+    def setup(self, it: Any, params: Params) -> None:
+        deleted = {params["photo_id"], *params["also_deleted"]}
+        for record in it.app_data(GALLERY_PACKAGE)["photos"]:
+            if record["id"] in deleted:
+                record["trashed_at"] = it.clock - params["days_ago"] * 86400
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"照片“{params['caption']}”被我误删了，从最近删除里把它恢复回来",
+            en=f"I deleted the photo '{params['caption']}' by mistake; restore it from Recently "
+            "Deleted",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return expect_changes(diff, PHOTOS, {f"{PHOTOS}[{params['photo_id']}]/trashed_at": None})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_album(ui, "trash")
+        yield from ui.scroll_to(f"photo_{params['photo_id']}")
+        yield ui.tap(f"photo_{params['photo_id']}")
+        yield ui.tap("restore")
+
+
+PHOTO_RENAMES = {
+    "发票": "3月报销发票",
+    "会议白板": "Q2规划白板",
+    "名片": "赵磊名片",
+    "合同首页": "租房合同首页",
+    "项目排期": "Q2项目排期",
+    "猫咪午睡": "橘猫午睡",
+    "晚霞": "滨江晚霞",
+    "外滩夜景": "外滩夜景2026",
+    "工牌": "我的工牌",
+    "生日蛋糕": "30岁生日蛋糕",
+}
+
+
+class RenamePhoto(TaskTemplate):
+    id = "gallery.rename"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 12
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        photo = rng.choice(seeded_photos(world, lambda p: p["caption"] in PHOTO_RENAMES))
+        return {**photo_params(photo), "new_caption": PHOTO_RENAMES[photo["caption"]]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把照片“{params['caption']}”重命名为“{params['new_caption']}”",
+            en=f"Rename the photo '{params['caption']}' to '{params['new_caption']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        path = f"{PHOTOS}[{params['photo_id']}]/caption"
+        return expect_changes(diff, PHOTOS, {path: params["new_caption"]})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_photo(ui, params)
+        yield ui.tap("rename")
+        yield from rename_in_dialog(ui, "caption", params["new_caption"])
+
+
+class MovePhoto(TaskTemplate):
+    id = "gallery.move"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        photo = rng.choice(seeded_photos(world, lambda p: p["album"] != "travel"))
+        target = rng.choice([a for a, _ in SEEDED_ALBUMS if a != photo["album"]])
+        return {**photo_params(photo), "target": target, "target_name": ALBUM_NAMES[target]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把照片“{params['caption']}”移动到“{params['target_name']}”相册",
+            en=f"Move the photo '{params['caption']}' to the album '{params['target_name']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        path = f"{PHOTOS}[{params['photo_id']}]/album"
+        return expect_changes(diff, PHOTOS, {path: params["target"]})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_photo(ui, params)
+        yield ui.tap("move")
+        yield ui.tap(f"move_to_{params['target']}")
+
+
+class AlbumFromTrip(TaskTemplate):
+    id = "gallery.album_from_trip"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 19
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        trip = rng.choice(sorted({p["trip"] for p in seeded_photos(world) if p["trip"]}))
+        # Newest first, as the photo picker shows them, so the oracle only scrolls down.
+        photos = sorted(
+            seeded_photos(world, lambda p: p["trip"] == trip), key=lambda p: p["time"], reverse=True
+        )
+        return {"name": trip, "photos": [{"id": p["id"], "caption": p["caption"]} for p in photos]}
+
+    def instruction(self, params: Params) -> Instruction:
+        captions = [p["caption"] for p in params["photos"]]
+        return Instruction(
+            zh=f"在相册里新建一个叫“{params['name']}”的相册，把"
+            + "、".join(f"“{c}”" for c in captions)
+            + "这几张照片移进去",
+            en=f"Create an album named '{params['name']}' and move the photos "
+            + ", ".join(f"'{c}'" for c in captions)
+            + " into it",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        album, problems = one_added(diff, ALBUMS, "album")
+        if album is None:
+            return problems + expect_changes(diff, PHOTOS, {})
+        if album["name"] != params["name"]:
+            problems.append(f"the album is named {album['name']!r}")
+        moves = {f"{PHOTOS}[{p['id']}]/album": album["id"] for p in params["photos"]}
+        return problems + expect_changes(diff, PHOTOS, moves)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from launch_gallery(ui)
+        yield ui.tap("tab_albums")
+        yield ui.tap("new_album")
+        yield from ui.type_into("album_name", params["name"])
+        yield ui.tap("create_album")
+        yield ui.tap("add_photos_button")
+        for photo in params["photos"]:
+            yield from ui.scroll_to(f"photo_{photo['id']}")
+            yield ui.tap(f"photo_{photo['id']}")
+        yield ui.tap("pick_confirm")
+
+
+FILE_RENAMES = {
+    "租房合同_2026.pdf": "租房合同_徐汇.pdf",
+    "周报_第11周.docx": "周报_林晓_第11周.docx",
+    "简历_林晓.pdf": "林晓_产品经理简历.pdf",
+    "杭州旅行攻略.docx": "杭州五一攻略.docx",
+    "3月报销单.xlsx": "2026年3月报销单.xlsx",
+    "体检报告_2025.pdf": "2025体检报告.pdf",
+}
+
+
+def file_params(
+    world: World, rng: random.Random, accept: Callable[[Mapping[str, Any]], bool]
+) -> Params:
+    record = rng.choice([f for f in world.content(GALLERY_PACKAGE)["files"] if accept(f)])
+    return {"file_id": record["id"], "name": record["name"], "folder": record["folder"]}
+
+
+def open_file(ui: OracleUI, params: Params) -> Iterator[Action]:
+    yield from launch_gallery(ui)
+    yield ui.tap("tab_files")
+    if params["folder"] != "download":  # 下载 is the folder shown first
+        yield ui.tap(f"folder_{params['folder']}")
+    yield from ui.scroll_to(f"file_{params['file_id']}")
+    yield ui.tap(f"file_{params['file_id']}")
+
+
+class RenameFile(TaskTemplate):
+    id = "gallery.rename_file"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 11
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        params = file_params(world, rng, lambda f: f["name"] in FILE_RENAMES)
+        return {**params, "new_name": FILE_RENAMES[params["name"]]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"在相册的文件里，把“{params['name']}”重命名为“{params['new_name']}”",
+            en=f"In the Gallery's files, rename '{params['name']}' to '{params['new_name']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        path = f"{FILES}[{params['file_id']}]/name"
+        return expect_changes(diff, FILES, {path: params["new_name"]})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_file(ui, params)
+        yield ui.tap("file_rename")
+        yield from rename_in_dialog(ui, "file_name", params["new_name"])
+
+
+class DeleteFile(TaskTemplate):
+    id = "gallery.delete_file"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return file_params(world, rng, lambda f: True)
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"删除文件“{params['name']}”", en=f"Delete the file '{params['name']}'"
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        removed = [f["name"] for f in diff.removed(FILES)]
+        if removed != [params["name"]]:
+            return [f"deleted {removed}, expected only {params['name']!r}"]
+        return []
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_file(ui, params)
+        yield ui.tap("file_delete")
+        yield ui.tap("confirm_file_delete")
+
+
+# -- question-answer templates ------------------------------------------------------------------
+
+
+class CountAlbum(TaskTemplate):
+    id = "gallery.count_album"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 6
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        album = rng.choice([*dict(SEEDED_ALBUMS), FAVORITES])
+        inside = seeded_photos(
+            world, lambda p: p["album"] == album or (album == FAVORITES and p["favorite"])
+        )
+        # A few of them already deleted: the count must be read from the device, not guessed.
+        deleted = rng.sample(inside, rng.randrange(0, 3))
+        return {"album": album, "name": ALBUM_NAMES[album], "deleted": [p["id"] for p in deleted]}
+
+    def setup(self, it: Any, params: Params) -> None:
+        for record in it.app_data(GALLERY_PACKAGE)["photos"]:
+            if record["id"] in params["deleted"]:
+                record["trashed_at"] = it.clock - 86400
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"相册“{params['name']}”里现在有多少张照片？",
+            en=f"How many photos are in the album '{params['name']}'?",
+        )
+
+    @staticmethod
+    def count_at_start(diff: StateDiff, album: str) -> int:
+        live = [
+            r for r in diff.before["apps"][GALLERY_PACKAGE]["photos"] if r["trashed_at"] is None
+        ]
+        if album == FAVORITES:
+            return sum(1 for r in live if r["favorite"])
+        return sum(1 for r in live if r["album"] == album)
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        count = self.count_at_start(diff, params["album"])
+        return [] if matches_number(answer, count) else [f"answer {answer!r} is not {count}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return "100"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_album(ui, params["album"])
+        found = re.search(r"\d+", read_text(ui, "photo_count"))
+        if found is None:
+            raise OracleError("no photo count on screen")
+        yield Answer(text=found.group())
+
+
+class AskPlace(TaskTemplate):
+    id = "gallery.ask_place"
+    category = Category.SINGLE_APP
+    apps = (GALLERY_PACKAGE,)
+    difficulty = 9
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        photo = rng.choice(seeded_photos(world, lambda p: has_clear_place(world, p)))
+        return {**photo_params(photo), "place": photo["place"]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"照片“{params['caption']}”是在哪里拍的？",
+            en=f"Where was the photo '{params['caption']}' taken?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        if matches_text(answer, params["place"], spot(params["place"])):
+            return []
+        return [f"answer {answer!r} does not name {params['place']}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return "上海市·人民广场" if "人民广场" not in params["place"] else "杭州市·西湖"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_photo(ui, params)
+        yield ui.tap("details")
+        yield Answer(text=place_shown(ui))
+
+
+# -- cross-app templates -------------------------------------------------------------------------
+
+
+class ShareToNotes(TaskTemplate):
+    id = "gallery.share_to_notes"
+    category = Category.CROSS_APP
+    apps = (GALLERY_PACKAGE, NOTES_PACKAGE)
+    difficulty = 9
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return photo_params(rng.choice(seeded_photos(world)))
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把照片“{params['caption']}”分享到备忘录并保存",
+            en=f"Share the photo '{params['caption']}' to Notes and save it there",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        note, problems = one_added(diff, NOTES_LIST, "note")
+        if note is not None and normalize(params["caption"]) not in normalize(note["body"]):
+            problems.append(f"the note {note['body']!r} does not hold {params['caption']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_photo(ui, params)
+        yield ui.tap("share")
+        yield ui.tap(SHARE_TO.format("notes"))
+        yield ui.tap("save")
+
+
+class PlaceToNote(TaskTemplate):
+    id = "gallery.place_to_note"
+    category = Category.CROSS_APP
+    apps = (GALLERY_PACKAGE, NOTES_PACKAGE)
+    difficulty = 15
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        photo = rng.choice(seeded_photos(world, lambda p: has_clear_place(world, p)))
+        return {
+            **photo_params(photo),
+            "place": photo["place"],
+            "title": f"{photo['caption']}拍摄地",
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"查一下照片“{params['caption']}”是在哪里拍的，新建一条备忘录记下这个地点，"
+            f"标题写“{params['title']}”",
+            en=f"Find out where the photo '{params['caption']}' was taken and write the place "
+            f"in a new note titled '{params['title']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        note, problems = one_added(diff, NOTES_LIST, "note")
+        if note is None:
+            return problems
+        if note["title"] != params["title"]:
+            problems.append(f"note title is {note['title']!r}, expected {params['title']!r}")
+        if not matches_text(note["body"], params["place"], spot(params["place"])):
+            problems.append(f"note body {note['body']!r} does not name {params['place']}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_photo(ui, params)
+        yield ui.tap("details")
+        place = place_shown(ui)
+        yield ui.back()
+        yield from new_note(ui, params["title"], place)
+
+
+class MailPhoto(TaskTemplate):
+    id = "gallery.mail_photo"
+    category = Category.CROSS_APP
+    apps = (GALLERY_PACKAGE, MAIL_PACKAGE)
+    difficulty = 14
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        photo = rng.choice(seeded_photos(world, lambda p: p["album"] != "screenshots"))
+        name, address = rng.choice(PEOPLE)
+        return {
+            **photo_params(photo),
+            "name": name,
+            "to": address,
+            "subject": f"照片：{photo['caption']}",
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把照片“{params['caption']}”用邮件发给{params['name']}（{params['to']}），"
+            f"主题写“{params['subject']}”",
+            en=f"Email the photo '{params['caption']}' to {params['name']} ({params['to']}) "
+            f"with the subject '{params['subject']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        mail, problems = one_added(diff, MAIL_LIST, "mail")
+        if mail is None:
+            return problems
+        problems = check_sent_mail(mail, to=params["to"], subject=params["subject"])
+        if mail["attachments"] != [f"{params['caption']}.jpg"]:
+            problems.append(f"attachments are {mail['attachments']}, not the photo")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_photo(ui, params)
+        yield ui.tap("share")
+        yield ui.tap(SHARE_TO.format("mail"))
+        if ui.visible(PERMISSION_ALLOW):
+            yield ui.tap(PERMISSION_ALLOW)
+        yield from ui.type_into("to", params["to"])
+        yield from ui.type_into("subject", params["subject"])
+        yield ui.tap("send")
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    FavoritePhoto(),
+    DeletePhoto(),
+    RestorePhoto(),
+    RenamePhoto(),
+    MovePhoto(),
+    AlbumFromTrip(),
+    RenameFile(),
+    DeleteFile(),
+    CountAlbum(),
+    AskPlace(),
+    ShareToNotes(),
+    PlaceToNote(),
+    MailPhoto(),
+)

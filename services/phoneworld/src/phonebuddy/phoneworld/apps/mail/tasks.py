@@ -1,0 +1,796 @@
+"""Task templates of the Mail app, and cross-app ones between Mail and Notes."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from phonebuddy.phoneworld.apps.mail.app import (
+    CONTACTS,
+    MAIL_PACKAGE,
+    ME_ADDRESS,
+    SERVICES,
+    Mailbox,
+    parse_recipients,
+)
+from phonebuddy.phoneworld.apps.notes.app import SEED_NOTES
+from phonebuddy.phoneworld.tasks.answers import (
+    matches_number,
+    matches_text,
+    matches_time,
+    normalize,
+)
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction
+
+NOTES_PACKAGE = "com.pw.notes"
+NOTES_LIST = f"apps/{NOTES_PACKAGE}/notes"
+MAILS = f"apps/{MAIL_PACKAGE}/mails"
+FOLDERS = f"apps/{MAIL_PACKAGE}/folders"
+PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
+SERVICE_ADDRESSES = frozenset(address for _, address in SERVICES.values())
+PEOPLE = tuple((name, address) for name, address, _ in CONTACTS if name != "人力资源部")
+MONTHS_EN = (
+    "",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+DATE_TIME = re.compile(r"(\d{1,2})月(\d{1,2})日.*?(\d{1,2}):(\d{2})", re.S)
+MEETING_PLACE = re.compile(r"在(.+?)召开|地点：(.+?)。")
+
+
+# -- verifying helpers (shared with the Gallery templates) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Is:
+    """An expected value given by a test rather than by equality (e.g. 'some time')."""
+
+    text: str
+    test: Callable[[Any], bool]
+
+
+A_TIME = Is("a time", lambda value: isinstance(value, int) and not isinstance(value, bool))
+
+
+def expect_changes(diff: StateDiff, prefix: str, expected: Mapping[str, Any]) -> list[str]:
+    """Claim every change under `prefix`: they must be exactly `expected` (path -> new value)."""
+    changes = {change.path: change for change in diff.touched(prefix)}
+    problems = []
+    for path, want in expected.items():
+        change = changes.get(path)
+        wanted = want.text if isinstance(want, Is) else repr(want)
+        if change is None:
+            problems.append(f"{path} did not change (expected {wanted})")
+        elif not (want.test(change.after) if isinstance(want, Is) else change.after == want):
+            problems.append(f"{path} is {change.after!r}, expected {wanted}")
+    problems += [f"unexpected change: {changes[p].describe()}" for p in changes.keys() - expected]
+    return problems
+
+
+def one_added(
+    diff: StateDiff, list_path: str, what: str
+) -> tuple[dict[str, Any] | None, list[str]]:
+    added = diff.added(list_path)
+    if len(added) != 1:
+        return None, [f"expected one new {what}, found {len(added)}"]
+    return added[0], []
+
+
+def check_sent_mail(
+    mail: Mapping[str, Any], *, to: str, subject: str | None = None, body: str | None = None
+) -> list[str]:
+    problems = []
+    if mail["folder"] != "sent":
+        problems.append(f"the new mail is in {mail['folder']!r}, not sent")
+    if parse_recipients(mail["to"]) != [to.lower()]:
+        problems.append(f"sent to {mail['to']!r}, expected {to!r}")
+    if subject is not None and mail["subject"].strip() != subject:
+        problems.append(f"subject is {mail['subject']!r}, expected {subject!r}")
+    if body is not None and normalize(body) not in normalize(mail["body"]):
+        problems.append(f"body {mail['body']!r} does not contain {body!r}")
+    return problems
+
+
+def date_forms(month: int, day: int) -> tuple[str, ...]:
+    return (
+        f"{month}月{day}日",
+        f"{month}月{day}号",
+        f"{month}/{day}",
+        f"{month}-{day}",
+        f"{month:02d}-{day:02d}",
+        f"{MONTHS_EN[month]} {day}",
+    )
+
+
+def says_date_time(text: str | None, facts: Mapping[str, Any]) -> bool:
+    return matches_text(text, *date_forms(facts["month"], facts["day"])) and matches_time(
+        text, facts["hour"], facts["minute"]
+    )
+
+
+# -- oracle helpers -----------------------------------------------------------------------------
+
+
+def launch(ui: OracleUI, app: str) -> Iterator[Action]:
+    """Open an app and allow what it asks for on first launch."""
+    yield ui.open(app)
+    if ui.visible(PERMISSION_ALLOW):
+        yield ui.tap(PERMISSION_ALLOW)
+
+
+def open_mail(ui: OracleUI, folder: str, subject: str) -> Iterator[Action]:
+    yield from launch(ui, "邮件")
+    yield ui.tap(f"folder_{folder}")
+    yield from ui.scroll_to(text=subject)
+    yield ui.tap(text=subject)
+
+
+def search_mail(ui: OracleUI, keyword: str, subject: str) -> Iterator[Action]:
+    yield from launch(ui, "邮件")
+    yield ui.tap("search_bar")
+    yield from ui.type_into("q", keyword)
+    yield from ui.scroll_to(text=subject)
+    yield ui.tap(text=subject)
+
+
+def read_text(ui: OracleUI, widget_id: str) -> str:
+    node = ui.find(widget_id)
+    if node is None:
+        raise OracleError(f"{widget_id!r} is not on screen")
+    return node.text
+
+
+def compose(ui: OracleUI, to: str, subject: str, body: str) -> Iterator[Action]:
+    """From anywhere in Mail's home: write and send a new mail."""
+    yield ui.tap("compose")
+    yield from ui.type_into("to", to)
+    yield from ui.type_into("subject", subject)
+    yield from ui.type_into("body", body)
+    yield ui.tap("send")
+
+
+def new_note(ui: OracleUI, title: str, body: str) -> Iterator[Action]:
+    yield ui.open("备忘录")
+    yield ui.tap("new_note")
+    yield from ui.type_into("title", title)
+    yield from ui.type_into("body", body)
+    yield ui.tap("save")
+
+
+# -- sampling helpers ---------------------------------------------------------------------------
+
+
+def seeded_mails(world: World) -> list[Mapping[str, Any]]:
+    return list(world.content(MAIL_PACKAGE)["mails"].values())
+
+
+def inbox_mails(
+    world: World, accept: Callable[[Mapping[str, Any]], bool]
+) -> list[Mapping[str, Any]]:
+    return [m for m in seeded_mails(world) if m["folder"] == "inbox" and accept(m)]
+
+
+def from_person(mail: Mapping[str, Any]) -> bool:
+    return mail["from_addr"] not in SERVICE_ADDRESSES
+
+
+def mail_params(mail: Mapping[str, Any]) -> Params:
+    return {
+        "mail_id": mail["id"],
+        "subject": mail["subject"],
+        "sender": mail["from_name"],
+        "sender_address": mail["from_addr"],
+    }
+
+
+def other_person(rng: random.Random, *avoid: str) -> tuple[str, str]:
+    return rng.choice([p for p in PEOPLE if p[1] not in avoid])
+
+
+# -- single-app templates -----------------------------------------------------------------------
+
+MESSAGES = (
+    ("周五聚餐", "周五晚上 7 点在公司楼下的川菜馆聚餐，记得来！"),
+    ("周报", "本周完成了会员接口联调，下周开始压测。"),
+    ("借书", "上次说的《置身事内》我看完了，明天带给你。"),
+    ("文件已收到", "文件已收到，我今天内看完给你反馈。"),
+    ("出差安排", "我下周二到周四在杭州出差，有事请打我电话。"),
+    ("生日快乐", "生日快乐！祝你新的一岁万事顺意。"),
+)
+REPLIES = ("收到，谢谢！", "好的，我会准时参加。", "没问题，我这周内处理。", "谢谢提醒，已安排。")
+
+
+class SendMail(TaskTemplate):
+    id = "mail.send"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 10
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        name, address = rng.choice(PEOPLE)
+        subject, body = rng.choice(MESSAGES)
+        return {"name": name, "to": address, "subject": subject, "body": body}
+
+    def instruction(self, params: Params) -> Instruction:
+        p = params
+        return Instruction(
+            zh=f"给{p['name']}（{p['to']}）发一封邮件，主题是“{p['subject']}”，正文是“{p['body']}”",
+            en=f"Email {p['name']} at {p['to']} with the subject '{p['subject']}' and the text "
+            f"'{p['body']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        mail, problems = one_added(diff, MAILS, "mail")
+        if mail is None:
+            return problems
+        return check_sent_mail(
+            mail, to=params["to"], subject=params["subject"], body=params["body"]
+        )
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from launch(ui, "邮件")
+        yield from compose(ui, params["to"], params["subject"], params["body"])
+
+
+class ReplyMail(TaskTemplate):
+    id = "mail.reply"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 9
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        mail = rng.choice(inbox_mails(world, from_person))
+        return {**mail_params(mail), "text": rng.choice(REPLIES)}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"回复{params['sender']}的邮件《{params['subject']}》，内容写“{params['text']}”",
+            en=f"Reply to {params['sender']}'s mail '{params['subject']}' with '{params['text']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        mail, problems = one_added(diff, MAILS, "mail")
+        if mail is None:
+            return problems
+        problems = check_sent_mail(mail, to=params["sender_address"], body=params["text"])
+        if mail["reply_to"] != params["mail_id"]:
+            problems.append("the new mail is not a reply to that mail")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_mail(ui, "inbox", params["subject"])
+        yield ui.tap("reply")
+        yield from ui.type_into("body", params["text"])
+        yield ui.tap("send")
+
+
+class ForwardMail(TaskTemplate):
+    id = "mail.forward"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 11
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        kinds = ("train", "hotel", "order", "notice", "meeting")
+        mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") in kinds))
+        name, address = other_person(rng, mail["from_addr"])
+        return {**mail_params(mail), "name": name, "to": address}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把邮件《{params['subject']}》转发给{params['name']}（{params['to']}）",
+            en=f"Forward the mail '{params['subject']}' to {params['name']} ({params['to']})",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        mail, problems = one_added(diff, MAILS, "mail")
+        if mail is None:
+            return problems
+        problems = check_sent_mail(mail, to=params["to"])
+        if mail["forward_of"] != params["mail_id"]:
+            problems.append("the new mail does not forward that mail")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_mail(ui, "inbox", params["subject"])
+        yield ui.tap("forward")
+        yield from ui.type_into("to", params["to"])
+        yield ui.tap("send")
+
+
+class StarMail(TaskTemplate):
+    id = "mail.star"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return mail_params(rng.choice(inbox_mails(world, lambda m: not m["starred"])))
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"给{params['sender']}发来的邮件《{params['subject']}》加上星标",
+            en=f"Star the mail '{params['subject']}' from {params['sender']}",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return expect_changes(diff, MAILS, {f"{MAILS}[{params['mail_id']}]/starred": True})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_mail(ui, "inbox", params["subject"])
+        yield ui.tap("star")
+
+
+class DeleteMail(TaskTemplate):
+    id = "mail.delete"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 9
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        kinds = ("newsletter", "promotion", "order")
+        return mail_params(
+            rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") in kinds))
+        )
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"删除邮件《{params['subject']}》", en=f"Delete the mail '{params['subject']}'"
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return expect_changes(diff, MAILS, {f"{MAILS}[{params['mail_id']}]/folder": "trash"})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_mail(ui, "inbox", params["subject"])
+        yield ui.tap("delete")
+
+
+class MoveMail(TaskTemplate):
+    id = "mail.move"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 10
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        targets = {
+            "order": ("folder-bills", "账单"),
+            "work": ("folder-work", "工作"),
+            "meeting": ("folder-work", "工作"),
+            "notice": ("folder-work", "工作"),
+        }
+        mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") in targets))
+        folder, name = targets[mail["facts"]["kind"]]
+        return {**mail_params(mail), "folder": folder, "folder_name": name}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把邮件《{params['subject']}》移动到“{params['folder_name']}”文件夹",
+            en=f"Move the mail '{params['subject']}' to the folder '{params['folder_name']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        path = f"{MAILS}[{params['mail_id']}]/folder"
+        return expect_changes(diff, MAILS, {path: params["folder"]})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_mail(ui, "inbox", params["subject"])
+        yield ui.tap("move")
+        yield ui.tap(f"move_to_{params['folder']}")
+
+
+class RestoreMail(TaskTemplate):
+    id = "mail.restore"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 5
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        target, *others = rng.sample(inbox_mails(world, from_person), 3)
+        # Two more deleted mails, so that 已删除 holds more than the one to restore.
+        return {**mail_params(target), "also_deleted": [m["id"] for m in others]}
+
+    def setup(self, it: Any, params: Params) -> None:
+        deleted = {params["mail_id"], *params["also_deleted"]}
+        for record in it.app_data(MAIL_PACKAGE)["mails"]:
+            if record["id"] in deleted:
+                record["folder"] = "trash"
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"我不小心删掉了{params['sender']}的邮件《{params['subject']}》，帮我恢复到收件箱",
+            en=f"I deleted {params['sender']}'s mail '{params['subject']}' by mistake; restore "
+            "it to the inbox",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return expect_changes(diff, MAILS, {f"{MAILS}[{params['mail_id']}]/folder": "inbox"})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_mail(ui, "trash", params["subject"])
+        yield ui.tap("restore")
+
+
+SENDER_FOLDERS = {"铁路12306": "出行", "京东": "网购", "人力资源部": "公司通知", "少数派": "订阅"}
+
+
+class FileSenderMails(TaskTemplate):
+    id = "mail.file_sender"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 20
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        sender = rng.choice(sorted(SENDER_FOLDERS))
+        # Newest first, as the inbox lists them, so the oracle only ever scrolls down.
+        mails = sorted(
+            inbox_mails(world, lambda m: m["from_name"] == sender),
+            key=lambda m: m["time"],
+            reverse=True,
+        )
+        return {
+            "sender": sender,
+            "folder_name": SENDER_FOLDERS[sender],
+            "mails": [{"id": m["id"], "subject": m["subject"]} for m in mails],
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"在邮箱里新建一个叫“{params['folder_name']}”的文件夹，把收件箱里{params['sender']}"
+            "发来的邮件全部移进去",
+            en=f"Create a mail folder named '{params['folder_name']}' and move every mail from "
+            f"{params['sender']} in the inbox into it",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        folder, problems = one_added(diff, FOLDERS, "folder")
+        if folder is None:
+            return problems + expect_changes(diff, MAILS, {})
+        if folder["name"] != params["folder_name"]:
+            problems.append(f"the folder is named {folder['name']!r}")
+        moves = {f"{MAILS}[{m['id']}]/folder": folder["id"] for m in params["mails"]}
+        return problems + expect_changes(diff, MAILS, moves)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from launch(ui, "邮件")
+        yield ui.tap("new_folder")
+        yield from ui.type_into("folder_name", params["folder_name"])
+        yield ui.tap("create_folder")
+        yield ui.tap("folder_inbox")
+        for mail in params["mails"]:
+            yield from ui.scroll_to(text=mail["subject"])
+            yield ui.tap(text=mail["subject"])
+            yield ui.tap("move")
+            yield ui.tap(text=params["folder_name"])
+
+
+# -- question-answer templates ------------------------------------------------------------------
+
+
+class AskSender(TaskTemplate):
+    id = "mail.ask_sender"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 7
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        mail = rng.choice(inbox_mails(world, lambda m: self.names_one_mail(world, m)))
+        return {**mail_params(mail), "topic": mail["facts"]["topic"]}
+
+    @staticmethod
+    def names_one_mail(world: World, mail: Mapping[str, Any]) -> bool:
+        """The topic finds this mail and no other received one, so the question is clear."""
+        topic = mail["facts"].get("topic")
+        if topic is None:
+            return False
+        received = [m for m in seeded_mails(world) if m["from_addr"] != ME_ADDRESS]
+        box = Mailbox({"mails": received, "read": {}, "folders": []}, {"mails": {}})
+        return [m["id"] for m in box.search(topic)] == [mail["id"]]
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"邮箱里关于“{params['topic']}”的那封邮件是谁发给我的？",
+            en=f"Who sent me the mail about '{params['topic']}'?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        if matches_text(answer, params["sender"], params["sender_address"]):
+            return []
+        return [f"answer {answer!r} does not name {params['sender']}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return next(name for name, address in PEOPLE if address != params["sender_address"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from search_mail(ui, params["topic"], params["subject"])
+        yield Answer(text=read_text(ui, "sender_name"))
+
+
+class AskMeetingTime(TaskTemplate):
+    id = "mail.ask_meeting"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 6
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "meeting"))
+        return {**mail_params(mail), "facts": dict(mail["facts"])}
+
+    def instruction(self, params: Params) -> Instruction:
+        topic = params["facts"]["topic"]
+        return Instruction(
+            zh=f"邮件《{params['subject']}》里说的{topic}是哪天几点开始？",
+            en=f"On which day and at what time does the {topic} in the mail "
+            f"'{params['subject']}' start?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        facts = params["facts"]
+        if says_date_time(answer, facts):
+            return []
+        return [
+            f"answer {answer!r} is not {facts['month']}月{facts['day']}日 "
+            f"{facts['hour']:02d}:{facts['minute']:02d}"
+        ]
+
+    def wrong_answer(self, params: Params) -> str:
+        f = params["facts"]
+        return f"{f['month']}月{f['day']}日 {(f['hour'] + 1) % 24:02d}:{f['minute']:02d}"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_mail(ui, "inbox", params["subject"])
+        found = DATE_TIME.search(read_text(ui, "mail_body"))
+        if found is None:
+            raise OracleError("no date and time in the mail")
+        month, day, hour, minute = found.groups()
+        yield Answer(text=f"{month}月{day}日 {hour}:{minute}")
+
+
+class AskTrain(TaskTemplate):
+    id = "mail.ask_train"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 7
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "train"))
+        return {**mail_params(mail), "facts": dict(mail["facts"])}
+
+    def instruction(self, params: Params) -> Instruction:
+        f = params["facts"]
+        return Instruction(
+            zh=f"查一下邮件：我{f['month']}月{f['day']}日从{f['origin']}到{f['destination']}的"
+            "火车是哪个车次、几点发车？",
+            en=f"Check my mail: which train do I take from {f['origin']} to {f['destination']} "
+            f"on {MONTHS_EN[f['month']]} {f['day']}, and when does it leave?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        f = params["facts"]
+        problems = []
+        if not matches_text(answer, f["train"]):
+            problems.append(f"answer {answer!r} does not name train {f['train']}")
+        if not matches_time(answer, f["hour"], f["minute"]):
+            problems.append(f"answer {answer!r} does not say {f['hour']:02d}:{f['minute']:02d}")
+        return problems
+
+    def wrong_answer(self, params: Params) -> str:
+        f = params["facts"]
+        return f"{f['train']}，{(f['hour'] + 1) % 24:02d}:{f['minute']:02d} 发车"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from search_mail(ui, params["facts"]["destination"], params["subject"])
+        body = read_text(ui, "mail_body")
+        found = re.search(r"([GDCKZT]\d+) 次列车.*?(\d{2}:\d{2}) 开", body, re.S)
+        if found is None:
+            raise OracleError("no train in the mail")
+        yield Answer(text=f"{found.group(1)}，{found.group(2)} 发车")
+
+
+class CountUnread(TaskTemplate):
+    id = "mail.count_unread"
+    category = Category.SINGLE_APP
+    apps = (MAIL_PACKAGE,)
+    difficulty = 3
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh="我的收件箱里现在有几封未读邮件？", en="How many unread mails are in my inbox?"
+        )
+
+    @staticmethod
+    def unread_at_start(diff: StateDiff) -> int:
+        data = diff.before["apps"][MAIL_PACKAGE]
+        inbox = [r["id"] for r in data["mails"] if r["folder"] == "inbox"]
+        return sum(1 for mail_id in inbox if not data["read"].get(mail_id, True))
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        count = self.unread_at_start(diff)
+        return [] if matches_number(answer, count) else [f"answer {answer!r} is not {count}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return "99"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from launch(ui, "邮件")
+        inbox = ui.find("folder_inbox")
+        if inbox is None:
+            raise OracleError("the inbox is not on screen")
+        counts = [child.text for child in inbox.children if child.text.isdigit()]
+        yield Answer(text=counts[0] if counts else "0")
+
+
+# -- cross-app templates (Mail and Notes) --------------------------------------------------------
+
+
+class AddressToNote(TaskTemplate):
+    id = "mail.address_to_note"
+    category = Category.CROSS_APP
+    apps = (MAIL_PACKAGE, NOTES_PACKAGE)
+    difficulty = 12
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "address"))
+        facts = mail["facts"]
+        return {
+            **mail_params(mail),
+            "address": facts["address"],
+            "title": f"{facts['recipient']}的地址",
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把{params['sender']}的邮件《{params['subject']}》里的收货地址记到备忘录里，"
+            f"标题写“{params['title']}”",
+            en=f"Save the delivery address from {params['sender']}'s mail '{params['subject']}' "
+            f"as a new note titled '{params['title']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        note, problems = one_added(diff, NOTES_LIST, "note")
+        if note is None:
+            return problems
+        if note["title"] != params["title"]:
+            problems.append(f"note title is {note['title']!r}, expected {params['title']!r}")
+        if normalize(params["address"]) not in normalize(note["body"]):
+            problems.append(f"note body {note['body']!r} lacks the address")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_mail(ui, "inbox", params["subject"])
+        found = re.search(r"收货地址：(.+)", read_text(ui, "mail_body"))
+        if found is None:
+            raise OracleError("no address in the mail")
+        yield from new_note(ui, params["title"], found.group(1).strip())
+
+
+class MeetingToNote(TaskTemplate):
+    id = "mail.meeting_to_note"
+    category = Category.CROSS_APP
+    apps = (MAIL_PACKAGE, NOTES_PACKAGE)
+    difficulty = 12
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "meeting"))
+        return {**mail_params(mail), "facts": dict(mail["facts"])}
+
+    def instruction(self, params: Params) -> Instruction:
+        topic = params["facts"]["topic"]
+        return Instruction(
+            zh=f"把邮件《{params['subject']}》里{topic}的时间和地点记到备忘录，标题写“{topic}”",
+            en=f"Note down when and where the {topic} from the mail '{params['subject']}' takes "
+            f"place, in a new note titled '{topic}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        facts = params["facts"]
+        note, problems = one_added(diff, NOTES_LIST, "note")
+        if note is None:
+            return problems
+        if note["title"] != facts["topic"]:
+            problems.append(f"note title is {note['title']!r}, expected {facts['topic']!r}")
+        if not says_date_time(note["body"], facts):
+            problems.append(f"note body {note['body']!r} lacks the date and time")
+        if not matches_text(note["body"], facts["place"]):
+            problems.append(f"note body {note['body']!r} lacks the place {facts['place']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_mail(ui, "inbox", params["subject"])
+        body = read_text(ui, "mail_body")
+        when, where = DATE_TIME.search(body), MEETING_PLACE.search(body)
+        if when is None or where is None:
+            raise OracleError("no date, time or place in the mail")
+        month, day, hour, minute = when.groups()
+        place = where.group(1) or where.group(2)
+        text = f"{month}月{day}日 {hour}:{minute}，{place}"
+        yield from new_note(ui, params["facts"]["topic"], text)
+
+
+class NoteToMail(TaskTemplate):
+    id = "mail.note_to_mail"
+    category = Category.CROSS_APP
+    apps = (MAIL_PACKAGE, NOTES_PACKAGE)
+    difficulty = 12
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        title, body = rng.choice(SEED_NOTES)
+        name, address = rng.choice(PEOPLE)
+        return {"title": title, "body": body, "name": name, "to": address}
+
+    def setup(self, it: Any, params: Params) -> None:
+        notes = it.app_data(NOTES_PACKAGE)["notes"]
+        if not any(n["title"] == params["title"] for n in notes):
+            notes.append(
+                {
+                    "id": "note-task",
+                    "title": params["title"],
+                    "body": params["body"],
+                    "pinned": False,
+                }
+            )
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把备忘录“{params['title']}”的内容用邮件发给{params['name']}（{params['to']}），"
+            "邮件主题就用备忘录的标题",
+            en=f"Email the contents of the note '{params['title']}' to {params['name']} "
+            f"({params['to']}), with the note's title as the subject",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        mail, problems = one_added(diff, MAILS, "mail")
+        if mail is None:
+            return problems
+        return check_sent_mail(mail, to=params["to"], subject=params["title"], body=params["body"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        yield from ui.scroll_to(text=params["title"])
+        yield ui.tap(text=params["title"])
+        body = read_text(ui, "note_body")
+        yield from launch(ui, "邮件")
+        yield from compose(ui, params["to"], params["title"], body)
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    SendMail(),
+    ReplyMail(),
+    ForwardMail(),
+    StarMail(),
+    DeleteMail(),
+    MoveMail(),
+    RestoreMail(),
+    FileSenderMails(),
+    AskSender(),
+    AskMeetingTime(),
+    AskTrain(),
+    CountUnread(),
+    AddressToNote(),
+    MeetingToNote(),
+    NoteToMail(),
+)

@@ -1,0 +1,6 @@
+"""信息 (Messages): SMS threads, verification codes, compose and reply; accepts shares; a direct
+tool to send an SMS."""
+
+from phonebuddy.phoneworld.apps.messages.app import Messages
+
+__all__ = ["Messages"]

@@ -1,0 +1,6 @@
+"""微信 (Messenger, WeChat-like): chats, contacts, moments, and mini-programs (coffee, parking,
+bike sharing, movie tickets, parcels) running inside its frame and paying through the wallet."""
+
+from phonebuddy.phoneworld.apps.messenger.app import Messenger
+
+__all__ = ["Messenger"]

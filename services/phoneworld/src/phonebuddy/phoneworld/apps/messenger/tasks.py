@@ -1,0 +1,564 @@
+"""Task templates of the messenger: chats, contacts and moments (single app), with Notes and
+the Wallet (cross app); the mini-programs' own templates are in `miniprograms/tasks.py`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
+from phonebuddy.phoneworld.apps.messenger.miniprograms import tasks as mini_tasks
+from phonebuddy.phoneworld.apps.messenger.steps import (
+    MESSENGER,
+    NOTES,
+    ROOT,
+    WALLET_BALANCE,
+    MessengerTemplate,
+    content,
+    facts,
+    friend_by_id,
+    home_tab,
+    one_added,
+    one_message,
+    open_group,
+    open_private_chat,
+    open_profile,
+    same_text,
+    shown_name,
+    times_mentioned,
+)
+from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, matches_time
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
+
+WALLET = "com.pw.wallet"
+NOTES_LIST = f"apps/{NOTES}/notes"
+MOMENTS = f"{ROOT}/moments"
+MESSAGE_TEXTS = (
+    "今晚一起吃饭吗？",
+    "我到楼下了",
+    "文件已经发你邮箱了",
+    "周末有空吗？",
+    "生日快乐！",
+    "明天的会改到下午三点",
+    "收到，谢谢！",
+    "路上堵车，晚到十分钟",
+)
+GROUP_REPLIES = ("收到", "我也报名", "好的，没问题", "+1", "我晚点到", "辛苦了")
+MOMENT_TEXTS = (
+    "今天的晚霞真好看",
+    "周末去爬山了，累但快乐",
+    "新年新气象，加油",
+    "第一次做红烧肉，成功！",
+    "终于下班了",
+    "推荐一本好书：《活着》",
+)
+COMMENTS = ("好看！", "太棒了", "羡慕", "下次带上我", "恭喜恭喜")
+REMARKS = ("老同学", "羽毛球搭子", "隔壁邻居", "前同事", "健身房认识的", "高中同桌")
+
+
+def _friend_params(friend: Any) -> Params:
+    return {"friend": str(friend["id"]), "name": shown_name(friend)}
+
+
+# -- single app: chats -------------------------------------------------------------------------
+
+
+class SendMessage(MessengerTemplate):
+    id = "messenger.send_message"
+    category = Category.SINGLE_APP
+    difficulty = 9
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        friend = rng.choice(list(content(world)["friends"]))
+        return {**_friend_params(friend), "text": rng.choice(MESSAGE_TEXTS)}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"用微信给{params['name']}发消息：{params['text']}",
+            en=f"Send {params['name']} this WeChat message: {params['text']}",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        message, problems = one_message(diff, private_chat_id(params["friend"]))
+        if message is not None and not same_text(message["text"], params["text"]):
+            problems.append(f"sent {message['text']!r}, expected {params['text']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_private_chat(ui, params["name"], params["friend"])
+        yield from ui.type_into("input", params["text"])
+        yield ui.tap("send")
+
+
+class GroupReply(MessengerTemplate):
+    id = "messenger.group_reply"
+    category = Category.SINGLE_APP
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        group = rng.choice([c for c in content(world)["chats"] if c["kind"] == "group"])
+        return {
+            "group": str(group["id"]),
+            "title": str(group["title"]),
+            "text": rng.choice(GROUP_REPLIES),
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"在微信群「{params['title']}」里回复：{params['text']}",
+            en=f"Reply '{params['text']}' in the WeChat group '{params['title']}'",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        message, problems = one_message(diff, params["group"])
+        if message is not None and not same_text(message["text"], params["text"]):
+            problems.append(f"sent {message['text']!r}, expected {params['text']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_group(ui, params["group"])
+        yield from ui.type_into("input", params["text"])
+        yield ui.tap("send")
+
+
+class MeetingTime(MessengerTemplate):
+    id = "messenger.meeting_time"
+    category = Category.SINGLE_APP
+    difficulty = 7
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        fact = rng.choice(facts(world, "meeting"))
+        friend = friend_by_id(world, fact["friend"])
+        return {
+            **_friend_params(friend),
+            "hour": fact["hour"],
+            "minute": fact["minute"],
+            "text": fact["text"],
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"{params['name']}在微信上约我见面，约的是几点？",
+            en=f"{params['name']} proposed a meeting on WeChat. At what time?",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        if matches_time(answer, params["hour"], params["minute"]) and times_mentioned(answer) == 1:
+            return []
+        return [f"answer {answer!r} is not {params['hour']:02d}:{params['minute']:02d}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return f"{(params['hour'] + 1) % 24:02d}:{params['minute']:02d}"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_private_chat(ui, params["name"], params["friend"])
+        yield from ui.scroll_to(text=params["text"], scroll="messages")
+        yield Answer(text=f"{params['hour']:02d}:{params['minute']:02d}")
+
+
+# -- single app: contacts ----------------------------------------------------------------------
+
+
+class SetRemark(MessengerTemplate):
+    id = "messenger.set_remark"
+    category = Category.SINGLE_APP
+    difficulty = 12
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        friend = rng.choice(list(content(world)["friends"]))
+        remark = rng.choice([r for r in REMARKS if r != friend["remark"]])
+        return {**_friend_params(friend), "remark": remark}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把微信好友「{params['name']}」的备注改成“{params['remark']}”",
+            en=f"Change the WeChat remark of '{params['name']}' to '{params['remark']}'",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        changes = diff.touched(f"{ROOT}/remarks")
+        path = f"{ROOT}/remarks/{params['friend']}"
+        if [c.path for c in changes] != [path]:
+            return [f"expected only the remark of {params['name']!r} to change"]
+        if changes[0].after != params["remark"]:
+            return [f"the remark is {changes[0].after!r}, expected {params['remark']!r}"]
+        return []
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_profile(ui, params["friend"])
+        yield ui.tap("set_remark")
+        field = ui.find("remark")
+        if field is not None and field.text:
+            yield ui.tap("remark_clear")
+        yield from ui.type_into("remark", params["remark"])
+        yield ui.tap("remark_done")
+
+
+class WechatId(MessengerTemplate):
+    id = "messenger.wechat_id"
+    category = Category.SINGLE_APP
+    difficulty = 7
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        friend = rng.choice(list(content(world)["friends"]))
+        return {**_friend_params(friend), "wxid": str(friend["wxid"])}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"{params['name']}的微信号是什么？", en=f"What is {params['name']}'s WeChat ID?"
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return (
+            []
+            if matches_text(answer, params["wxid"])
+            else [f"answer {answer!r} does not contain {params['wxid']!r}"]
+        )
+
+    def wrong_answer(self, params: Params) -> str:
+        return params["wxid"][:-1]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_profile(ui, params["friend"])
+        node = ui.find("profile_wxid")
+        yield Answer(text=node.text.removeprefix("微信号：") if node else "")
+
+
+class MuteNotifications(MessengerTemplate):
+    id = "messenger.mute_notifications"
+    category = Category.SINGLE_APP
+    difficulty = 5
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"setting": rng.choice(("notify", "sound"))}
+
+    def instruction(self, params: Params) -> Instruction:
+        if params["setting"] == "notify":
+            return Instruction(
+                zh="在微信设置里关闭新消息通知",
+                en="Turn off new-message notifications in WeChat's settings",
+            )
+        return Instruction(
+            zh="在微信设置里关闭新消息提示音",
+            en="Turn off the new-message sound in WeChat's settings",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        changes = diff.touched(f"{ROOT}/settings")
+        expected = f"{ROOT}/settings/{params['setting']}"
+        if [(c.path, c.after) for c in changes] != [(expected, False)]:
+            return [
+                f"expected only {params['setting']} to be switched off, got "
+                f"{[(c.path, c.after) for c in changes]}"
+            ]
+        return []
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from home_tab(ui, "me")
+        yield ui.tap("me_settings")
+        yield ui.tap(f"setting_{params['setting']}")
+
+
+# -- single app: moments -----------------------------------------------------------------------
+
+
+def _latest_moment(world: World, rng: random.Random) -> tuple[Any, Any]:
+    """A friend with moments, and their newest one."""
+    moments = content(world)["moments"]
+    author = rng.choice(sorted({m["author"] for m in moments}))
+    latest = min((m for m in moments if m["author"] == author), key=lambda m: m["ago"])
+    return friend_by_id(world, author), latest
+
+
+def _open_moment(ui: OracleUI, moment_id: str) -> Iterator[Action]:
+    yield from home_tab(ui, "discover")
+    yield ui.tap("discover_moments")
+    yield from ui.scroll_to(f"moment_more_{moment_id}", scroll="feed")
+    yield ui.tap(f"moment_more_{moment_id}")
+
+
+class PostMoment(MessengerTemplate):
+    id = "messenger.post_moment"
+    category = Category.SINGLE_APP
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"text": rng.choice(MOMENT_TEXTS)}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"发一条微信朋友圈（纯文字）：{params['text']}",
+            en=f"Post a text-only WeChat moment: {params['text']}",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        post, problems = one_added(diff, f"{MOMENTS}/posts", "moment")
+        if post is not None and not same_text(post["text"], params["text"]):
+            problems.append(f"posted {post['text']!r}, expected {params['text']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from home_tab(ui, "discover")
+        yield ui.tap("discover_moments")
+        yield ui.tap("compose")
+        yield from ui.type_into("moment_text", params["text"])
+        yield ui.tap("publish")
+
+
+class LikeMoment(MessengerTemplate):
+    id = "messenger.like_moment"
+    category = Category.SINGLE_APP
+    difficulty = 18
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        friend, moment = _latest_moment(world, rng)
+        return {**_friend_params(friend), "moment": str(moment["id"])}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"给{params['name']}最新的一条朋友圈点赞",
+            en=f"Like {params['name']}'s latest WeChat moment",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        changes = diff.touched(f"{MOMENTS}/liked")
+        expected = f"{MOMENTS}/liked/{params['moment']}"
+        if [(c.path, c.after) for c in changes] != [(expected, True)]:
+            return [f"expected a like on {params['moment']} only, got {[c.path for c in changes]}"]
+        return []
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from _open_moment(ui, params["moment"])
+        yield ui.tap(f"like_{params['moment']}")
+
+
+class CommentMoment(MessengerTemplate):
+    id = "messenger.comment_moment"
+    category = Category.SINGLE_APP
+    difficulty = 17
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        friend, moment = _latest_moment(world, rng)
+        return {
+            **_friend_params(friend),
+            "moment": str(moment["id"]),
+            "comment": rng.choice(COMMENTS),
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"评论{params['name']}最新的一条朋友圈：{params['comment']}",
+            en=f"Comment '{params['comment']}' on {params['name']}'s latest WeChat moment",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        comment, problems = one_added(diff, f"{MOMENTS}/comments", "comment")
+        if comment is None:
+            return problems
+        if comment["moment"] != params["moment"]:
+            problems.append(f"commented on {comment['moment']}, expected {params['moment']}")
+        if not same_text(comment["text"], params["comment"]):
+            problems.append(f"commented {comment['text']!r}, expected {params['comment']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from _open_moment(ui, params["moment"])
+        yield ui.tap(f"comment_{params['moment']}")
+        yield Type(text=params["comment"])
+        yield ui.tap("comment_send")
+
+
+# -- cross app: with Notes and the Wallet ------------------------------------------------------
+
+
+class SaveAddressToNote(MessengerTemplate):
+    id = "messenger.address_to_note"
+    category = Category.CROSS_APP
+    apps = (NOTES, MESSENGER)
+    difficulty = 14
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        fact = rng.choice(facts(world, "address"))
+        friend = friend_by_id(world, fact["friend"])
+        return {
+            **_friend_params(friend),
+            "address": fact["address"],
+            "title": f"{shown_name(friend)}的地址",
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把{params['name']}在微信上发给我的地址存到备忘录，标题写“{params['title']}”",
+            en=f"Save the address {params['name']} sent me on WeChat as a note titled "
+            f"'{params['title']}'",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        note, problems = one_added(diff, NOTES_LIST, "note")
+        if note is None:
+            return problems
+        if note["title"] != params["title"]:
+            problems.append(f"the note is titled {note['title']!r}")
+        if params["address"] not in note["body"]:
+            problems.append(f"the note does not hold the address {params['address']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_private_chat(ui, params["name"], params["friend"])
+        yield from ui.scroll_to(text=f"我家地址：{params['address']}", scroll="messages")
+        bubble = ui.find(text=f"我家地址：{params['address']}")
+        address = bubble.text.removeprefix("我家地址：") if bubble else ""
+        yield ui.open("备忘录")
+        yield ui.tap("new_note")
+        yield from ui.type_into("title", params["title"])
+        yield from ui.type_into("body", address)
+        yield ui.tap("save")
+
+
+class NoteToFriend(MessengerTemplate):
+    id = "messenger.note_to_friend"
+    category = Category.CROSS_APP
+    apps = (NOTES, MESSENGER)
+    difficulty = 11
+    NOTE_TITLE = "聚会安排"
+    NOTE_BODIES = (
+        "周六晚6点，湖滨银泰in77 B区的外婆家，已订8人包间",
+        "周日上午10点西湖文化广场集合，记得带水和防晒",
+        "下周五团建：上午9点公司楼下大巴出发，去千岛湖",
+    )
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        friend = rng.choice(list(content(world)["friends"]))
+        return {**_friend_params(friend), "body": rng.choice(self.NOTE_BODIES)}
+
+    def setup(self, it: Any, params: Params) -> None:
+        it.app_data(NOTES)["notes"].insert(
+            0,
+            {"id": "note-party", "title": self.NOTE_TITLE, "body": params["body"], "pinned": False},
+        )
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把备忘录“{self.NOTE_TITLE}”的内容用微信发给{params['name']}",
+            en=f"Send the text of the note '{self.NOTE_TITLE}' to {params['name']} on WeChat",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        message, problems = one_message(diff, private_chat_id(params["friend"]))
+        if message is not None and params["body"] not in message["text"]:
+            problems.append(f"the message {message['text']!r} does not hold the note's text")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        yield from ui.scroll_to(text=self.NOTE_TITLE)
+        yield ui.tap(text=self.NOTE_TITLE)
+        body = ui.find("note_body")
+        text = body.text if body else ""
+        yield from open_private_chat(ui, params["name"], params["friend"])
+        yield from ui.type_into("input", text)
+        yield ui.tap("send")
+
+
+class TellBalance(MessengerTemplate):
+    id = "messenger.tell_balance"
+    category = Category.CROSS_APP
+    apps = (WALLET, MESSENGER)
+    difficulty = 10
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _friend_params(rng.choice(list(content(world)["friends"])))
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"查一下钱包余额，再用微信告诉{params['name']}我还有多少钱",
+            en=f"Check the wallet balance and tell {params['name']} on WeChat "
+            "how much money I have left",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        message, problems = one_message(diff, private_chat_id(params["friend"]))
+        balance = diff.value_before(WALLET_BALANCE) / 100
+        if message is not None and not matches_number(message["text"], balance):
+            problems.append(f"the message {message['text']!r} does not state {balance:.2f}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("钱包")
+        node = ui.find(f"{WALLET}:id/balance")
+        balance = node.text if node else ""
+        yield from open_private_chat(ui, params["name"], params["friend"])
+        yield from ui.type_into("input", f"我钱包里还有{balance}")
+        yield ui.tap("send")
+
+
+class ParcelFromNote(MessengerTemplate):
+    id = "messenger.parcel_from_note"
+    category = Category.CROSS_APP
+    apps = (NOTES, MESSENGER)
+    difficulty = 13
+    NOTE_TITLE = "待收快递"
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        parcel = rng.choice(list(content(world)["mini"]["parcels"]["parcels"][7:]))
+        return {"number": str(parcel["id"]), "courier": str(parcel["courier"])}
+
+    def setup(self, it: Any, params: Params) -> None:
+        body = f"{params['courier']} {params['number']}（网购的书）"
+        it.app_data(NOTES)["notes"].insert(
+            0, {"id": "note-parcel", "title": self.NOTE_TITLE, "body": body, "pinned": False}
+        )
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"备忘录“{self.NOTE_TITLE}”里记着一个快递单号，把它添加到微信「裹裹快递」小程序的"
+            "我的快递里",
+            en=f"The note '{self.NOTE_TITLE}' holds a tracking number; add it to 'My parcels' in "
+            "the 裹裹快递 mini-program in WeChat",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        tracked, problems = one_added(diff, f"{ROOT}/mini/parcels/tracked", "tracked parcel")
+        if tracked is not None and tracked["number"] != params["number"]:
+            problems.append(f"added {tracked['number']}, expected {params['number']}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        yield from ui.scroll_to(text=self.NOTE_TITLE)
+        yield ui.tap(text=self.NOTE_TITLE)
+        body = ui.find("note_body")
+        number = next(
+            (
+                w
+                for w in (body.text if body else "").replace("（", " ").split()
+                if w[:2].isalpha() and w[2:].isdigit()
+            ),
+            "",
+        )
+        yield from mini_tasks.track_number(ui, number)
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    SendMessage(),
+    GroupReply(),
+    MeetingTime(),
+    SetRemark(),
+    WechatId(),
+    MuteNotifications(),
+    PostMoment(),
+    LikeMoment(),
+    CommentMoment(),
+    SaveAddressToNote(),
+    NoteToFriend(),
+    TellBalance(),
+    ParcelFromNote(),
+    *mini_tasks.TEMPLATES,
+)

@@ -1,0 +1,6 @@
+"""设置 (Settings): Wi-Fi, Bluetooth, display, sound, do-not-disturb, language and the about page;
+its switches are the phone's OS settings."""
+
+from phonebuddy.phoneworld.apps.settings.app import Settings
+
+__all__ = ["Settings"]

@@ -1,0 +1,503 @@
+"""Task templates of the Settings app, and one that takes a Wi-Fi password from Notes."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from phonebuddy.phoneworld.apps.settings.app import (
+    LANGUAGE_NAMES,
+    LEVEL_STEP,
+    NETWORKS,
+    SETTINGS,
+    network_id,
+)
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type, UINode
+
+NOTES = "com.pw.notes"
+WIFI = f"apps/{SETTINGS}/wifi"
+ABOUT = f"apps/{SETTINGS}/about"
+
+
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """Where an on/off setting lives: the home entry that opens its page, and its toggle."""
+
+    entry: str
+    toggle: str
+    zh: str
+    en: str
+
+
+SWITCHES = {
+    "wifi": Switch("wlan", "wifi_toggle", "WLAN", "Wi-Fi"),
+    "bluetooth": Switch("bluetooth", "bluetooth_toggle", "蓝牙", "Bluetooth"),
+    "dark_mode": Switch("display", "dark_mode_toggle", "深色模式", "dark mode"),
+    "do_not_disturb": Switch("do_not_disturb", "dnd_toggle", "勿扰模式", "Do Not Disturb"),
+    "airplane_mode": Switch("airplane", "airplane_toggle", "飞行模式", "airplane mode"),
+}
+# level setting: (home entry, zh name, en name)
+LEVELS = {"brightness": ("display", "屏幕亮度", "screen brightness"),
+          "volume": ("sound", "媒体音量", "media volume")}  # fmt: skip
+SSIDS = {network_id(i): network[0] for i, network in enumerate(NETWORKS)}
+DEVICE_NAMES = (
+    "小王的手机",
+    "Lily's Phone",
+    "办公备用机",
+    "老爸的手机",
+    "PW-Test-01",
+    "阿杰的小米",
+)
+
+
+def expect_setting(diff: StateDiff, key: str, expected: Any) -> list[str]:
+    """Claim os/settings/<key> and check where it ended up."""
+    diff.touched(f"os/settings/{key}")
+    value = diff.value_after(f"os/settings/{key}")
+    return [] if value == expected else [f"{key} is {value!r}, expected {expected!r}"]
+
+
+def texts(node: UINode) -> list[str]:
+    return [n.text for n in node.walk() if n.text]
+
+
+def node_texts(ui: OracleUI, widget_id: str) -> list[str]:
+    node = ui.find(widget_id)
+    if node is None:
+        raise OracleError(f"{widget_id!r} is not on screen")
+    return texts(node)
+
+
+def switch_to(ui: OracleUI, key: str, on: bool) -> Iterator[Action]:
+    """From the Settings home: open the setting's page and flip it if it is not `on` yet."""
+    switch = SWITCHES[key]
+    yield from ui.scroll_to(switch.entry)
+    yield ui.tap(switch.entry)
+    toggle = ui.find(switch.toggle)
+    if toggle is None:
+        raise OracleError(f"{switch.toggle!r} is not on screen")
+    if toggle.checked != on:
+        yield ui.tap(switch.toggle)
+
+
+def step_level_to(ui: OracleUI, key: str, target: int) -> Iterator[Action]:
+    """On a page with the level's −/+ stepper: tap until it shows `target`."""
+    while True:
+        current = int(node_texts(ui, f"{key}_value")[0].rstrip("%"))
+        if current == target:
+            return
+        yield ui.tap(f"{key}_up" if current < target else f"{key}_down")
+
+
+def _level_pair(rng: random.Random) -> tuple[int, int]:
+    """A start and a target level, two to five steps apart."""
+    start = rng.randrange(0, 11) * LEVEL_STEP
+    targets = [t * LEVEL_STEP for t in range(11) if 2 <= abs(t * LEVEL_STEP - start) // 10 <= 5]
+    return start, rng.choice(targets)
+
+
+def _connect(ui: OracleUI, ssid: str, password: str) -> Iterator[Action]:
+    """From the Settings home: join `ssid`, typing `password` when asked."""
+    yield ui.tap("wlan")
+    yield from ui.scroll_to(text=ssid)
+    item = next((n for n in ui.find_all() if n.resource_id.startswith(f"{SETTINGS}:id/network_")
+                 and ssid in texts(n)), None)  # fmt: skip
+    if item is None:
+        raise OracleError(f"network {ssid!r} is not listed")
+    widget_id = item.resource_id.rpartition(":id/")[2]
+    yield from ui.scroll_to(widget_id)
+    yield ui.tap(widget_id)
+    if ui.visible("password"):
+        yield from ui.type_into("password", password)
+        yield ui.tap("password_connect")
+
+
+def _wifi_problems(diff: StateDiff, net_id: str) -> list[str]:
+    diff.touched(WIFI)
+    before, after = diff.value_before(WIFI), diff.value_after(WIFI)
+    problems = []
+    if after["connected"] != net_id:
+        problems.append(f"connected to {after['connected']}, expected {net_id}")
+    if sorted({*before["saved"], net_id}) != after["saved"]:
+        problems.append(f"saved networks are {after['saved']}, expected {net_id} added")
+    return problems
+
+
+def _prepare_wifi(it: Interaction, net_id: str) -> None:
+    """Wi-Fi on, connected to a saved network that is not `net_id`, and `net_id` not saved."""
+    it.os["settings"]["wifi"] = True
+    wifi = it.app_data(SETTINGS)["wifi"]
+    wifi["saved"] = [n for n in wifi["saved"] if n != net_id]
+    if wifi["connected"] == net_id or wifi["connected"] not in wifi["saved"]:
+        wifi["connected"] = wifi["saved"][0]
+
+
+def _secured_network(rng: random.Random) -> dict[str, Any]:
+    index = rng.choice([i for i, n in enumerate(NETWORKS) if n[1]])
+    ssid, _, _, password = NETWORKS[index]
+    return {"network": network_id(index), "ssid": ssid, "password": password}
+
+
+class ToggleSetting(TaskTemplate):
+    id = "settings.toggle"
+    category = Category.SINGLE_APP
+    apps = (SETTINGS,)
+    difficulty = 3
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"key": rng.choice(sorted(SWITCHES)), "on": rng.random() < 0.5}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.os["settings"][params["key"]] = not params["on"]
+
+    def instruction(self, params: Params) -> Instruction:
+        switch = SWITCHES[params["key"]]
+        return Instruction(
+            zh=f"在设置里{'打开' if params['on'] else '关闭'}{switch.zh}",
+            en=f"Turn {'on' if params['on'] else 'off'} {switch.en} in Settings",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return expect_setting(diff, params["key"], params["on"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("设置")
+        yield from switch_to(ui, params["key"], params["on"])
+
+
+class _SetLevel(TaskTemplate):
+    key: str
+    category = Category.SINGLE_APP
+    apps = (SETTINGS,)
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        start, target = _level_pair(rng)
+        return {"start": start, "target": target}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.os["settings"][self.key] = params["start"]
+
+    def instruction(self, params: Params) -> Instruction:
+        _, zh, en = LEVELS[self.key]
+        return Instruction(zh=f"把{zh}调到 {params['target']}%",
+                           en=f"Set the {en} to {params['target']}%")  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return expect_setting(diff, self.key, params["target"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("设置")
+        yield ui.tap(LEVELS[self.key][0])
+        yield from step_level_to(ui, self.key, params["target"])
+
+
+class SetBrightness(_SetLevel):
+    id = "settings.brightness"
+    key = "brightness"
+
+
+class SetVolume(_SetLevel):
+    id = "settings.volume"
+    key = "volume"
+
+
+class SwitchLanguage(TaskTemplate):
+    id = "settings.language"
+    category = Category.SINGLE_APP
+    apps = (SETTINGS,)
+    difficulty = 4
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"language": rng.choice(sorted(LANGUAGE_NAMES))}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        other = next(code for code in LANGUAGE_NAMES if code != params["language"])
+        it.os["settings"]["language"] = other
+
+    def instruction(self, params: Params) -> Instruction:
+        name = LANGUAGE_NAMES[params["language"]]
+        english = "Simplified Chinese" if params["language"] == "zh-CN" else "English"
+        return Instruction(zh=f"把手机的系统语言改成{name}",
+                           en=f"Change the phone's system language to {english}")  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return expect_setting(diff, "language", params["language"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("设置")
+        yield from ui.scroll_to("language")
+        yield ui.tap("language")
+        yield ui.tap(f"language_{params['language']}")
+        yield ui.tap("language_confirm")
+
+
+class ConnectWifi(TaskTemplate):
+    id = "settings.wifi_connect"
+    category = Category.SINGLE_APP
+    apps = (SETTINGS,)
+    difficulty = 7
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _secured_network(rng)
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        _prepare_wifi(it, params["network"])
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"连接 WLAN 网络“{params['ssid']}”，密码是 {params['password']}",
+            en=f"Connect to the Wi-Fi network '{params['ssid']}'; the password is "
+            f"{params['password']}",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return _wifi_problems(diff, params["network"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("设置")
+        yield from _connect(ui, params["ssid"], params["password"])
+
+
+class RenameDevice(TaskTemplate):
+    id = "settings.rename_device"
+    category = Category.SINGLE_APP
+    apps = (SETTINGS,)
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"name": rng.choice(DEVICE_NAMES)}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(zh=f"把这台手机的设备名称改为“{params['name']}”",
+                           en=f"Rename this phone to '{params['name']}'")  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        diff.touched(f"{ABOUT}/device_name")
+        name = diff.value_after(f"{ABOUT}/device_name")
+        return [] if name == params["name"] else [f"device name is {name!r}"]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("设置")
+        yield ui.tap("device_card")
+        yield ui.tap("about_device_name")
+        yield ui.tap("clear")  # clearing also focuses the field
+        yield Type(text=params["name"])
+        yield ui.tap("rename_save")
+
+
+class NightMode(TaskTemplate):
+    id = "settings.night_mode"
+    category = Category.SINGLE_APP
+    apps = (SETTINGS,)
+    difficulty = 11
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        start = rng.randrange(6, 11) * LEVEL_STEP
+        return {"start": start, "target": rng.choice((10, 20, 30))}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        settings = it.os["settings"]
+        settings.update(dark_mode=False, do_not_disturb=False, brightness=params["start"])
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"睡前设置：打开勿扰模式和深色模式，并把屏幕亮度调到 {params['target']}%",
+            en="Bedtime setup: turn on Do Not Disturb and dark mode, and set the screen "
+            f"brightness to {params['target']}%",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return [
+            *expect_setting(diff, "do_not_disturb", True),
+            *expect_setting(diff, "dark_mode", True),
+            *expect_setting(diff, "brightness", params["target"]),
+        ]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("设置")
+        yield from switch_to(ui, "do_not_disturb", True)
+        yield ui.back()
+        yield from switch_to(ui, "dark_mode", True)
+        yield from step_level_to(ui, "brightness", params["target"])
+
+
+class AskBrightness(TaskTemplate):
+    id = "settings.ask_brightness"
+    category = Category.SINGLE_APP
+    apps = (SETTINGS,)
+    difficulty = 3
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"brightness": rng.randrange(1, 11) * LEVEL_STEP}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.os["settings"]["brightness"] = params["brightness"]
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(zh="现在屏幕亮度是多少？", en="What is the screen brightness now?")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        value = diff.value_before("os/settings/brightness")
+        return [] if matches_number(answer, value) else [f"answer {answer!r} is not {value}%"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return f"{params['brightness'] - LEVEL_STEP}%"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("设置")
+        yield ui.tap("display")
+        yield Answer(text=node_texts(ui, "brightness_value")[0])
+
+
+# about-page field: (list item id, zh question, en question, a value no device has)
+ABOUT_QUESTIONS = {
+    "android_version": ("about_android_version", "这台手机的 Android 版本是多少？",
+                        "Which Android version does this phone run?", "Android 12"),
+    "ram_gb": ("about_ram", "这台手机的运行内存有多大？", "How much RAM does this phone have?",
+               "6 GB"),
+    "storage_used_gb": ("about_storage", "手机存储空间已经用了多少 GB？",
+                        "How many GB of storage are used on this phone?", "999.9 GB"),
+    "model": ("about_model", "这台手机的型号是什么？", "What is this phone's model number?",
+              "SM-S9180"),
+}  # fmt: skip
+
+
+class AboutPhone(TaskTemplate):
+    id = "settings.about_phone"
+    category = Category.SINGLE_APP
+    apps = (SETTINGS,)
+    difficulty = 3
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"field": rng.choice(sorted(ABOUT_QUESTIONS))}
+
+    def instruction(self, params: Params) -> Instruction:
+        _, zh, en, _ = ABOUT_QUESTIONS[params["field"]]
+        return Instruction(zh=zh, en=en)
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        value = diff.value_before(f"{ABOUT}/{params['field']}")
+        if isinstance(value, str):
+            ok = matches_text(answer, value)
+        else:
+            ok = matches_number(answer, value)
+        return [] if ok else [f"answer {answer!r} does not state {value!r}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return ABOUT_QUESTIONS[params["field"]][3]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("设置")
+        yield from ui.scroll_to("about")
+        yield ui.tap("about")
+        item = ABOUT_QUESTIONS[params["field"]][0]
+        yield from ui.scroll_to(item)
+        yield Answer(text=node_texts(ui, item)[-1])
+
+
+class AskConnectedWifi(TaskTemplate):
+    id = "settings.ask_wifi"
+    category = Category.SINGLE_APP
+    apps = (SETTINGS,)
+    difficulty = 3
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        first, second = rng.sample([i for i, n in enumerate(NETWORKS) if n[1]], k=2)
+        return {"network": network_id(first), "ssid": NETWORKS[first][0],
+                "other_ssid": NETWORKS[second][0]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.os["settings"]["wifi"] = True
+        wifi = it.app_data(SETTINGS)["wifi"]
+        wifi["connected"] = params["network"]
+        wifi["saved"] = sorted({*wifi["saved"], params["network"]})
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(zh="手机现在连接的是哪个 WLAN？",
+                           en="Which Wi-Fi network is the phone connected to?")  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        ssid = SSIDS[diff.value_before(f"{WIFI}/connected")]
+        return [] if matches_text(answer, ssid) else [f"answer {answer!r} is not {ssid!r}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return params["other_ssid"]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("设置")
+        yield ui.tap("wlan")
+        items = [n for n in ui.find_all() if n.resource_id.startswith(f"{SETTINGS}:id/network_")]
+        connected = next((t for n in items if (t := texts(n))[-1].startswith("已连接")), None)
+        if connected is None:
+            raise OracleError("no network is marked 已连接")
+        yield Answer(text=connected[0])
+
+
+# Notes that hold a network's name and password, as people jot them down.
+WIFI_NOTE_TITLES = ("公司WiFi", "咖啡店WiFi", "朋友家WiFi", "新家WiFi")
+_WIFI_NOTE = re.compile(r"网络：(?P<ssid>\S+)\s+密码：(?P<password>\S+)")
+
+
+class WifiFromNote(TaskTemplate):
+    id = "settings.wifi_from_note"
+    category = Category.CROSS_APP
+    apps = (SETTINGS, NOTES)
+    difficulty = 9
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {**_secured_network(rng), "note": rng.choice(WIFI_NOTE_TITLES)}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        _prepare_wifi(it, params["network"])
+        body = f"网络：{params['ssid']}  密码：{params['password']}"
+        it.app_data(NOTES)["notes"].insert(
+            0, {"id": "note-wifi", "title": params["note"], "body": body, "pinned": False}
+        )
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"备忘录“{params['note']}”里记着一个 WLAN 的名称和密码，帮我把手机连上这个网络",
+            en=f"The note '{params['note']}' has a Wi-Fi network's name and password; connect "
+            "the phone to that network",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return _wifi_problems(diff, params["network"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        yield from ui.scroll_to(text=params["note"])
+        yield ui.tap(text=params["note"])
+        found = _WIFI_NOTE.search(node_texts(ui, f"{NOTES}:id/note_body")[0])
+        if found is None:
+            raise OracleError("the note holds no network and password")
+        yield ui.open("设置")
+        yield from _connect(ui, found["ssid"], found["password"])
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    ToggleSetting(),
+    SetBrightness(),
+    SetVolume(),
+    SwitchLanguage(),
+    ConnectWifi(),
+    RenameDevice(),
+    NightMode(),
+    AskBrightness(),
+    AboutPhone(),
+    AskConnectedWifi(),
+    WifiFromNote(),
+)

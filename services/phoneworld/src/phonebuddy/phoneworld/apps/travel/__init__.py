@@ -1,0 +1,5 @@
+"""旅行 (Travel): 12306/Ctrip-like train tickets, hotels, orders with refunds, and passengers."""
+
+from phonebuddy.phoneworld.apps.travel.app import Travel
+
+__all__ = ["Travel"]

@@ -1,0 +1,311 @@
+"""Task templates of the Wallet app: transfers (one read from a note) and questions about the
+balance, bills and bank cards."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from phonebuddy.phoneworld.apps.wallet.app import yuan
+from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction
+
+WALLET = "com.pw.wallet"
+NOTES = "com.pw.notes"
+BALANCE = f"apps/{WALLET}/balance_cents"
+BILLS = f"apps/{WALLET}/bills"
+NOTES_LIST = f"apps/{NOTES}/notes"
+# Every seeded balance is at least ¥800; transfers stay well below it.
+TRANSFER_NOTES = ("饭钱", "电影票", "房租", "生日快乐", "车费", "咖啡钱", "代购", "水电费")
+
+
+def _wallet(world: World) -> Mapping[str, Any]:
+    return world.content(WALLET)
+
+
+def _amount_text(cents: int) -> str:
+    """How people write amounts: 120, or 66.5 when there are jiao."""
+    return f"{cents // 100}" if cents % 100 == 0 else f"{cents / 100:g}"
+
+
+def _sample_transfer(world: World, rng: random.Random) -> Params:
+    payee = pick(rng, _wallet(world)["payees"])
+    cents = rng.randrange(10, 500) * 100 + rng.choice((0, 0, 0, 50))
+    return {
+        "payee_id": payee["id"],
+        "name": payee["name"],
+        "phone": payee["phone"],
+        "amount_cents": cents,
+        "note": rng.choice(TRANSFER_NOTES),
+    }
+
+
+def _transfer_problems(diff: StateDiff, params: Params) -> list[str]:
+    added = diff.added(BILLS)
+    if len(added) != 1:
+        return [f"expected one new bill, found {len(added)}"]
+    bill = added[0]
+    problems = []
+    if bill["kind"] != "transfer" or bill.get("payee_id") != params["payee_id"]:
+        problems.append(
+            f"bill is a {bill['kind']} to {bill['merchant']}, expected a transfer "
+            f"to {params['name']}"
+        )
+    if bill["amount_cents"] != params["amount_cents"]:
+        problems.append(f"transferred {bill['amount_cents']}, expected {params['amount_cents']}")
+    if bill.get("note") != params["note"]:
+        problems.append(f"note is {bill.get('note')!r}, expected {params['note']!r}")
+    diff.touched(BALANCE)
+    spent = (diff.value_before(BALANCE) or 0) - (diff.value_after(BALANCE) or 0)
+    if spent != params["amount_cents"]:
+        problems.append(f"the balance went down by {spent}, expected {params['amount_cents']}")
+    return problems
+
+
+def transfer_steps(ui: OracleUI, params: Params) -> Iterator[Action]:
+    """From the wallet's home: pick the payee, type amount and note, confirm twice."""
+    yield ui.tap("entry_transfer")
+    yield from ui.scroll_to(f"payee_{params['payee_id']}")
+    yield ui.tap(f"payee_{params['payee_id']}")
+    yield from ui.type_into("amount", _amount_text(params["amount_cents"]))
+    yield from ui.type_into("note", params["note"])
+    yield ui.tap("transfer_submit")
+    yield ui.tap("transfer_confirm")
+
+
+class Transfer(TaskTemplate):
+    id = "wallet.transfer"
+    category = Category.SINGLE_APP
+    apps = (WALLET,)
+    difficulty = 9
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _sample_transfer(world, rng)
+
+    def instruction(self, params: Params) -> Instruction:
+        amount = _amount_text(params["amount_cents"])
+        return Instruction(
+            zh=f"用钱包给{params['name']}（{params['phone']}）转账{amount}元，转账说明写"
+            f"“{params['note']}”",
+            en=f"Use the wallet to transfer ¥{amount} to {params['name']} ({params['phone']}) "
+            f"with the note '{params['note']}'",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return _transfer_problems(diff, params)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("钱包")
+        yield from transfer_steps(ui, params)
+
+
+class TransferFromNote(TaskTemplate):
+    """Who to pay, how much and the note are written in a note the setup adds."""
+
+    id = "wallet.transfer_from_note"
+    category = Category.CROSS_APP
+    apps = (WALLET, NOTES)
+    difficulty = 11
+    NOTE_TITLE = "还钱提醒"
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return _sample_transfer(world, rng)
+
+    @staticmethod
+    def note_body(params: Params) -> str:
+        return (
+            f"周末聚会{params['name']}（{params['phone']}）先垫付了，要还"
+            f"{_amount_text(params['amount_cents'])}元，转账说明写“{params['note']}”"
+        )
+
+    def setup(self, it: Any, params: Params) -> None:
+        it.app_data(NOTES)["notes"].insert(
+            0,
+            {
+                "id": "note-task",
+                "title": self.NOTE_TITLE,
+                "body": self.note_body(params),
+                "pinned": False,
+            },
+        )
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"按备忘录“{self.NOTE_TITLE}”里写的，用钱包把钱转给对方",
+            en=f"Do what the note '{self.NOTE_TITLE}' says: transfer the money with the wallet",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return _transfer_problems(diff, params)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("备忘录")
+        yield from ui.scroll_to(text=self.NOTE_TITLE)
+        yield ui.tap(text=self.NOTE_TITLE)
+        yield ui.open("钱包")
+        yield from transfer_steps(ui, params)
+
+
+class Balance(TaskTemplate):
+    id = "wallet.balance"
+    category = Category.SINGLE_APP
+    apps = (WALLET,)
+    difficulty = 2
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"balance_cents": rng.randrange(50_000, 900_000)}
+
+    def setup(self, it: Any, params: Params) -> None:
+        it.app_data(WALLET)["balance_cents"] = params["balance_cents"]
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(zh="我的钱包余额还有多少？", en="How much money is left in my wallet?")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        balance = params["balance_cents"] / 100
+        return [] if matches_number(answer, balance) else [f"answer {answer!r} is not {balance}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return yuan(params["balance_cents"] + 10_000)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("钱包")
+        node = ui.find("balance")
+        yield Answer(text=node.text if node else "")
+
+
+class SpentAtMerchant(TaskTemplate):
+    id = "wallet.spent_at_merchant"
+    category = Category.SINGLE_APP
+    apps = (WALLET,)
+    difficulty = 5
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        payments: dict[str, list[int]] = {}
+        for bill in _wallet(world)["history"]:
+            if bill["kind"] == "payment":
+                payments.setdefault(bill["merchant"], []).append(bill["amount_cents"])
+        merchant = pick(rng, sorted(m for m, amounts in payments.items() if len(amounts) >= 2))
+        amounts = payments[merchant]
+        return {"merchant": merchant, "total_cents": sum(amounts), "last_cents": amounts[-1]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"查一下钱包账单，我一共在“{params['merchant']}”花了多少钱？",
+            en=f"According to the wallet's bills, how much have I spent at {params['merchant']} "
+            "in total?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        total = params["total_cents"] / 100
+        return [] if matches_number(answer, total) else [f"answer {answer!r} is not {total:.2f}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return yuan(params["last_cents"])  # only the latest bill
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("钱包")
+        yield ui.tap("entry_bills")
+        yield from ui.type_into("bill_search", params["merchant"])
+        node = ui.find("bill_summary")
+        yield Answer(text=node.text.partition("支出")[2] if node else "")
+
+
+class LastTransfer(TaskTemplate):
+    id = "wallet.last_transfer"
+    category = Category.SINGLE_APP
+    apps = (WALLET,)
+    difficulty = 7
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        bill = pick(rng, [b for b in _wallet(world)["history"] if b["kind"] == "transfer"])
+        return {
+            "bill_id": bill["id"],
+            "name": bill["merchant"],
+            "amount_cents": bill["amount_cents"],
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"我上一次用钱包转账给{params['name']}，转了多少钱？",
+            en=f"How much did I send {params['name']} in my last wallet transfer to them?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        amount = params["amount_cents"] / 100
+        return [] if matches_number(answer, amount) else [f"answer {answer!r} is not {amount}"]
+
+    def wrong_answer(self, params: Params) -> str:
+        return yuan(params["amount_cents"] + 1000)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("钱包")
+        yield ui.tap("entry_bills")
+        yield from ui.type_into("bill_search", params["name"])
+        yield ui.back()  # hide the keyboard to see the matching bills
+        yield from ui.scroll_to(f"bill_{params['bill_id']}")
+        yield ui.tap(f"bill_{params['bill_id']}")
+        node = ui.find("bill_amount")
+        yield Answer(text=node.text if node else "")
+
+
+class BankCardTail(TaskTemplate):
+    id = "wallet.bank_card_tail"
+    category = Category.SINGLE_APP
+    apps = (WALLET,)
+    difficulty = 3
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        cards = _wallet(world)["bank_cards"]
+        card = pick(rng, cards)
+        other = next(c["last4"] for c in cards if c["last4"] != card["last4"])
+        return {
+            "card_id": card["id"],
+            "bank": card["bank"],
+            "type": card["type"],
+            "last4": card["last4"],
+            "other_last4": other,
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"钱包里绑定的{params['bank']}{params['type']}，卡号尾号是多少？",
+            en=f"What are the last four digits of the {params['bank']} card ({params['type']}) "
+            "in my wallet?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return (
+            []
+            if matches_text(answer, params["last4"])
+            else [f"answer {answer!r} does not contain {params['last4']}"]
+        )
+
+    def wrong_answer(self, params: Params) -> str:
+        return str(params["other_last4"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("钱包")
+        yield ui.tap("entry_cards")
+        node = ui.find(f"card_{params['card_id']}")
+        digits = node.children[-1].text if node and node.children else ""
+        yield Answer(text=digits.replace("*", "").strip())
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    Transfer(),
+    TransferFromNote(),
+    Balance(),
+    SpentAtMerchant(),
+    LastTransfer(),
+    BankCardTail(),
+)
