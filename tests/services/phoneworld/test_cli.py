@@ -59,8 +59,9 @@ def test_solve_rejects_unknown_templates_and_missing_arguments() -> None:
 
 
 def test_render_saves_every_step(tmp_path: Path) -> None:
-    code, _ = world("render", "--template", "notes.create", "--out", str(tmp_path))
+    code, output = world("render", "--template", "notes.create", "--out", str(tmp_path), "--json")
     assert code == 0
+    assert json.loads(output)["screenshots"] == len(list(tmp_path.glob("step-*.png")))
     shots = sorted(tmp_path.glob("step-*.png"))
     steps = json.loads((tmp_path / "actions.json").read_text())["steps"]
     assert len(shots) == len(steps) + 1

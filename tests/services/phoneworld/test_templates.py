@@ -37,3 +37,11 @@ def test_template_metadata_is_complete(world: World, template: TaskTemplate) -> 
     spec = template.spec(template.sample(world, random.Random(0)), seed=0)
     assert spec.instruction.zh
     assert spec.instruction.en
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
+@pytest.mark.parametrize("seed", [2, 3, 4, 5, 6])
+def test_more_seeds(world: World, template: TaskTemplate, seed: int) -> None:
+    report = check_template(world, template, seed)
+    assert report.ok, (report.error, report.verdict, report.near_misses)

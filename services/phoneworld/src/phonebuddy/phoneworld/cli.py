@@ -116,6 +116,7 @@ def render(
     out: Annotated[Path, typer.Option(help="folder for the screenshots")],
     seed: Annotated[int, typer.Option()] = 0,
     image_format: Annotated[str, typer.Option("--format", help="png or jpeg")] = "png",
+    as_json: JsonFlag = False,
 ) -> None:
     """Save the screenshots of an oracle run (step-000.png ...) and its actions (actions.json)."""
     if image_format not in ("png", "jpeg"):
@@ -151,7 +152,11 @@ def render(
     (out / "actions.json").write_text(json.dumps(
         {"task": instance.spec.model_dump(mode="json"), "steps": steps}, ensure_ascii=False,
         indent=2))  # fmt: skip
-    typer.echo(f"wrote {len(steps) + 1} screenshots to {out}")
+    if as_json:
+        typer.echo(json.dumps({"out": str(out), "screenshots": len(steps) + 1, "steps": steps},
+                              ensure_ascii=False))  # fmt: skip
+    else:
+        typer.echo(f"wrote {len(steps) + 1} screenshots to {out}")
 
 
 @app.command()

@@ -103,10 +103,11 @@ def _launch(package: str) -> Handler:
 
 
 def _clear_recents(it: Interaction) -> None:
+    """Close every app, as Android's "clear all" does, and show the home screen."""
     ui = it.device.state["ui"]
     ui["recents"] = []
     ui["stacks"] = {}
-    ui["overlay"] = None
+    it.device.go_home()
 
 
 def _recents(device: Device) -> BottomSheet:
