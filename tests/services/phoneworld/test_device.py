@@ -344,3 +344,22 @@ def test_random_actions_never_crash_an_app_and_replay_identically(
             frames.append(device.frame("jpeg").ref.sha256)
         runs.append((frames, device.state_digest()))
     assert runs[0] == runs[1]
+
+
+def test_a_handler_that_gives_up_leaves_no_half_done_change(test_world: World) -> None:
+    class Careless(Counter):
+        def increment(self, it: Interaction) -> None:
+            it.data["count"] += 1
+            it.no_op("changed my mind")
+
+    device = Device(World([Careless()], seed=0))
+    device.act(Open(text="计数器"))
+    result = device.act(
+        Click(
+            coordinate=from_pixels(
+                node(device, "com.test.counter:id/increment").bounds.center, device.screen
+            )
+        )
+    )
+    assert result.effect == "no_op"
+    assert device.state["apps"]["com.test.counter"]["count"] == 0

@@ -248,9 +248,13 @@ class Device:
         self.state["os"]["clock"] += (
             int(action.time) if isinstance(action, Wait) else SECONDS_PER_ACTION
         )
+        # A handler may change data and then find it cannot finish (raising NoOp): roll the data
+        # back so that a no-op never leaves a half-done change behind.
+        saved_os, saved_apps = clone(self.state["os"]), clone(self.state["apps"])
         try:
             result = self._dispatch(action)
         except NoOp as no_op:
+            self.state["os"], self.state["apps"] = saved_os, saved_apps
             result = ActResult("no_op", no_op.reason)
         self._changed()
         return result
