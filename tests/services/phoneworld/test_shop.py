@@ -223,3 +223,23 @@ def test_cancelling_an_order_gives_its_coupon_back(device: Device) -> None:
     assert shop_data(device)["orders"][-1]["status"] == "cancelled"
     assert not next(c for c in shop_data(device)["coupons"] if c["id"] == coupon["id"])["used"]
     assert "pay_order" not in user.ids()
+
+
+def test_sharing_a_product_posts_a_card_in_a_wechat_chat(device: Device) -> None:
+    from phonebuddy.protocol import Click, Open, from_pixels
+
+    def tap(widget_id: str) -> None:
+        [node] = device.ui_tree().find(resource_id=widget_id)[-1:]
+        device.act(Click(coordinate=from_pixels(node.bounds.center, device.screen)))
+
+    catalogue = device.world.content("com.pw.shop")["products"]
+    product = catalogue[0]
+    device.act(Open(text="com.pw.shop"))
+    device.launch("com.pw.shop")
+    device.push_screen("com.pw.shop", "product", {"product_id": product["id"]})
+    device.state["ui"]["overlay"] = None
+    tap("com.pw.shop:id/share")
+    assert device.state["ui"]["overlay"]["kind"] == "share"
+    assert device.state["ui"]["overlay"]["payload"]["title"] == product["name"]
+    tap("com.android.systemui:id/share_messenger")
+    assert device.foreground == "com.pw.messenger"

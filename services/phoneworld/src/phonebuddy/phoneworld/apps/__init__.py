@@ -14,6 +14,7 @@ def all_apps() -> list[App]:
     from phonebuddy.phoneworld.apps.mail import MailApp
     from phonebuddy.phoneworld.apps.messages import Messages
     from phonebuddy.phoneworld.apps.messenger import Messenger
+    from phonebuddy.phoneworld.apps.music import Music
     from phonebuddy.phoneworld.apps.notes import Notes
     from phonebuddy.phoneworld.apps.phone import Phone
     from phonebuddy.phoneworld.apps.ride import Ride
@@ -21,6 +22,7 @@ def all_apps() -> list[App]:
     from phonebuddy.phoneworld.apps.shop import Shop
     from phonebuddy.phoneworld.apps.travel import Travel
     from phonebuddy.phoneworld.apps.wallet import Wallet
+    from phonebuddy.phoneworld.apps.weather import Weather
 
     return [
         Notes(),
@@ -38,4 +40,6 @@ def all_apps() -> list[App]:
         MailApp(),
         Gallery(),
         Messenger(),
+        Weather(),
+        Music(),
     ]

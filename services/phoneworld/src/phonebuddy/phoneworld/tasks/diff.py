@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -143,6 +143,47 @@ class StateDiff:
             if c.path not in self._claimed
             and not any(_under(c.path, prefix) for prefix in self._ignorable)
         ]
+
+
+# -- verifier helpers built on a StateDiff ------------------------------------------------------
+
+
+def one_added(
+    diff: StateDiff, list_path: str, what: str
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """The single item added to the keyed list at `list_path` (claimed), or the problem that
+    there is not exactly one; `what` names the item in that problem ("note", "order")."""
+    added = diff.added(list_path)
+    if len(added) != 1:
+        return None, [f"expected one new {what}, found {len(added)}"]
+    return added[0], []
+
+
+@dataclass(frozen=True, slots=True)
+class Is:
+    """An expected value given by a test rather than by equality (e.g. 'some time')."""
+
+    text: str
+    test: Callable[[Any], bool]
+
+
+A_TIME = Is("a time", lambda value: isinstance(value, int) and not isinstance(value, bool))
+
+
+def expect_changes(diff: StateDiff, prefix: str, expected: Mapping[str, Any]) -> list[str]:
+    """Claim every change under `prefix`: they must be exactly `expected` (path -> new value,
+    or an `Is` test of it)."""
+    changes = {change.path: change for change in diff.touched(prefix)}
+    problems = []
+    for path, want in expected.items():
+        change = changes.get(path)
+        wanted = want.text if isinstance(want, Is) else repr(want)
+        if change is None:
+            problems.append(f"{path} did not change (expected {wanted})")
+        elif not (want.test(change.after) if isinstance(want, Is) else change.after == want):
+            problems.append(f"{path} is {change.after!r}, expected {wanted}")
+    problems += [f"unexpected change: {changes[p].describe()}" for p in changes.keys() - expected]
+    return problems
 
 
 def _resolve(doc: Any, path: str) -> Any:

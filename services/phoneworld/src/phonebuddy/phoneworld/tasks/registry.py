@@ -27,6 +27,7 @@ def all_templates() -> tuple[TaskTemplate, ...]:
     from phonebuddy.phoneworld.apps.mail import tasks as mail
     from phonebuddy.phoneworld.apps.messages import tasks as messages
     from phonebuddy.phoneworld.apps.messenger import tasks as messenger
+    from phonebuddy.phoneworld.apps.music import tasks as music
     from phonebuddy.phoneworld.apps.notes import tasks as notes
     from phonebuddy.phoneworld.apps.phone import tasks as phone
     from phonebuddy.phoneworld.apps.ride import tasks as ride
@@ -34,6 +35,8 @@ def all_templates() -> tuple[TaskTemplate, ...]:
     from phonebuddy.phoneworld.apps.shop import tasks as shop
     from phonebuddy.phoneworld.apps.travel import tasks as travel
     from phonebuddy.phoneworld.apps.wallet import tasks as wallet
+    from phonebuddy.phoneworld.apps.weather import tasks as weather
+    from phonebuddy.phoneworld.tasks import cross_app
 
     templates = (
         *notes.TEMPLATES,
@@ -51,6 +54,9 @@ def all_templates() -> tuple[TaskTemplate, ...]:
         *food.TEMPLATES,
         *ride.TEMPLATES,
         *travel.TEMPLATES,
+        *weather.TEMPLATES,
+        *music.TEMPLATES,
+        *cross_app.TEMPLATES,
     )
     ids = [t.id for t in templates]
     duplicates = {i for i in ids if ids.count(i) > 1}

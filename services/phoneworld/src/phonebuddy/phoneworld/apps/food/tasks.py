@@ -31,6 +31,7 @@ from phonebuddy.phoneworld.tasks.answers import matches_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
@@ -112,23 +113,6 @@ def tableware_words(count: int) -> tuple[str, str]:
 
 
 # -- verification helpers ----------------------------------------------------------------------
-def check_wallet_payment(diff: StateDiff, reference: str, amount_cents: int) -> list[str]:
-    """Claim the wallet's side of one payment: one bill for `reference`, the balance reduced
-    by exactly `amount_cents`."""
-    bills = diff.added(f"apps/{WALLET}/bills")
-    diff.touched(f"apps/{WALLET}/balance_cents")
-    spent = diff.value_before(f"apps/{WALLET}/balance_cents") - diff.value_after(
-        f"apps/{WALLET}/balance_cents"
-    )
-    if len(bills) != 1 or bills[0].get("reference") != reference:
-        return [
-            f"expected one wallet bill for {reference}, found {[b.get('reference') for b in bills]}"
-        ]
-    if bills[0]["amount_cents"] != amount_cents or spent != amount_cents:
-        return [f"paid {spent} cents, expected {amount_cents}"]
-    return []
-
-
 def check_coupons(diff: StateDiff, new_orders: Sequence[Any]) -> list[str]:
     """The welcome red packet may be accepted on the way; a coupon may only be used up by the
     new order that applied it."""
@@ -175,7 +159,7 @@ def check_one_paid_order(diff: StateDiff, params: Params, address_text: str) -> 
     order = added[0]
     return (
         check_order(order, params, address_text)
-        + check_wallet_payment(diff, order["id"], order["total_cents"])
+        + wallet_payment_problems(diff, amount_cents=order["total_cents"], reference=order["id"])
         + check_coupons(diff, added)
     )
 

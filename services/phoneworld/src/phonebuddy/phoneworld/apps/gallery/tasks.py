@@ -14,23 +14,20 @@ from phonebuddy.phoneworld.apps.gallery.app import (
     SEEDED_ALBUMS,
 )
 from phonebuddy.phoneworld.apps.mail.app import MAIL_PACKAGE
+from phonebuddy.phoneworld.apps.mail.tasks import MAILS as MAIL_LIST
 from phonebuddy.phoneworld.apps.mail.tasks import (
-    A_TIME,
     NOTES_LIST,
     NOTES_PACKAGE,
     PEOPLE,
     PERMISSION_ALLOW,
     check_sent_mail,
-    expect_changes,
     launch,
     new_note,
-    one_added,
     read_text,
 )
-from phonebuddy.phoneworld.apps.mail.tasks import MAILS as MAIL_LIST
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, normalize
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
-from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction

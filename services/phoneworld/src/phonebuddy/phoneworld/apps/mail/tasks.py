@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from phonebuddy.phoneworld.apps.mail.app import (
@@ -24,7 +23,7 @@ from phonebuddy.phoneworld.tasks.answers import (
     normalize,
 )
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
-from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
@@ -56,41 +55,6 @@ MEETING_PLACE = re.compile(r"在(.+?)召开|地点：(.+?)。")
 
 
 # -- verifying helpers (shared with the Gallery templates) ---------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Is:
-    """An expected value given by a test rather than by equality (e.g. 'some time')."""
-
-    text: str
-    test: Callable[[Any], bool]
-
-
-A_TIME = Is("a time", lambda value: isinstance(value, int) and not isinstance(value, bool))
-
-
-def expect_changes(diff: StateDiff, prefix: str, expected: Mapping[str, Any]) -> list[str]:
-    """Claim every change under `prefix`: they must be exactly `expected` (path -> new value)."""
-    changes = {change.path: change for change in diff.touched(prefix)}
-    problems = []
-    for path, want in expected.items():
-        change = changes.get(path)
-        wanted = want.text if isinstance(want, Is) else repr(want)
-        if change is None:
-            problems.append(f"{path} did not change (expected {wanted})")
-        elif not (want.test(change.after) if isinstance(want, Is) else change.after == want):
-            problems.append(f"{path} is {change.after!r}, expected {wanted}")
-    problems += [f"unexpected change: {changes[p].describe()}" for p in changes.keys() - expected]
-    return problems
-
-
-def one_added(
-    diff: StateDiff, list_path: str, what: str
-) -> tuple[dict[str, Any] | None, list[str]]:
-    added = diff.added(list_path)
-    if len(added) != 1:
-        return None, [f"expected one new {what}, found {len(added)}"]
-    return added[0], []
 
 
 def check_sent_mail(

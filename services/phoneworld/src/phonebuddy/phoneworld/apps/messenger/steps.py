@@ -1,6 +1,6 @@
 """What the messenger's task templates share: paths into its data, oracle steps (open the app
 past its permission prompt, open a chat, enter a mini-program by search or from the pull-down
-list, confirm a wallet payment) and verifier checks (a new message, a wallet payment)."""
+list, confirm a wallet payment) and verifier checks (a new message)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,6 @@ MESSENGER = PACKAGE
 NOTES = "com.pw.notes"
 ROOT = f"apps/{MESSENGER}"
 MESSAGES = f"{ROOT}/messages"
-WALLET_BILLS = f"apps/{WALLET}/bills"
-WALLET_BALANCE = f"apps/{WALLET}/balance_cents"
 PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
 PAY_CONFIRM = f"{WALLET}:id/pay_confirm"
 # First-use prompts of the mini-programs: an agent may answer them either way.
@@ -101,31 +99,6 @@ def times_mentioned(answer: str | None) -> int:
     listing every possible time is not taken for the right one."""
     found = re.findall(r"(\d{1,2})\s*[:：点时]\s*(\d{0,2})", answer or "")
     return len({(int(h), int(m or 0)) for h, m in found})
-
-
-def one_payment(diff: StateDiff, reference: str, amount_cents: int) -> list[str]:
-    """Exactly one wallet payment of `amount_cents` for `reference`."""
-    bills = diff.added(WALLET_BILLS)
-    if len(bills) != 1:
-        return [f"expected one wallet payment, found {len(bills)}"]
-    bill = bills[0]
-    problems = []
-    if bill.get("reference") != reference:
-        problems.append(f"the payment is for {bill.get('reference')!r}, expected {reference!r}")
-    if bill.get("amount_cents") != amount_cents:
-        problems.append(f"paid {bill.get('amount_cents')} cents, expected {amount_cents}")
-    balance = diff.touched(WALLET_BALANCE)
-    spent = balance[0].before - balance[0].after if balance else 0
-    if spent != amount_cents:
-        problems.append(f"the balance went down by {spent} cents, expected {amount_cents}")
-    return problems
-
-
-def one_added(diff: StateDiff, path: str, what: str) -> tuple[dict[str, Any] | None, list[str]]:
-    added = diff.added(path)
-    if len(added) != 1:
-        return None, [f"expected one new {what}, found {len(added)}"]
-    return added[0], []
 
 
 # -- oracle steps ----------------------------------------------------------------------------

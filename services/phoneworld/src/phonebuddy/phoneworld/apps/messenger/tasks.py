@@ -13,13 +13,11 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     MESSENGER,
     NOTES,
     ROOT,
-    WALLET_BALANCE,
     MessengerTemplate,
     content,
     facts,
     friend_by_id,
     home_tab,
-    one_added,
     one_message,
     open_group,
     open_private_chat,
@@ -30,8 +28,9 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
 )
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, matches_time
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
-from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.tasks.payments import WALLET_BALANCE
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 

@@ -13,6 +13,7 @@ from phonebuddy.phoneworld.tasks.answers import matches_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Wait
 
@@ -46,23 +47,6 @@ def _sample_destination(world: World, rng: random.Random, car_name: str) -> Para
 
 
 # -- verification helpers ----------------------------------------------------------------------
-def check_wallet_payment(diff: StateDiff, reference: str, amount_cents: int) -> list[str]:
-    """Claim the wallet's side of one payment: one bill for `reference`, the balance reduced
-    by exactly `amount_cents`."""
-    bills = diff.added(f"apps/{WALLET}/bills")
-    diff.touched(f"apps/{WALLET}/balance_cents")
-    spent = diff.value_before(f"apps/{WALLET}/balance_cents") - diff.value_after(
-        f"apps/{WALLET}/balance_cents"
-    )
-    if len(bills) != 1 or bills[0].get("reference") != reference:
-        return [
-            f"expected one wallet bill for {reference}, found {[b.get('reference') for b in bills]}"
-        ]
-    if bills[0]["amount_cents"] != amount_cents or spent != amount_cents:
-        return [f"paid {spent} cents, expected {amount_cents}"]
-    return []
-
-
 def check_paid_trip(diff: StateDiff, params: Params) -> list[str]:
     """One new trip of the right car type to the right place, finished and paid."""
     added = diff.added(TRIPS)
@@ -76,7 +60,9 @@ def check_paid_trip(diff: StateDiff, params: Params) -> list[str]:
         problems.append(f"took a {trip['car_type']}, expected {params['car_type']}")
     if trip["status"] != "paid":
         problems.append(f"trip status is {trip['status']}, expected paid")
-    return problems + check_wallet_payment(diff, trip["id"], trip["fare_cents"])
+    return problems + wallet_payment_problems(
+        diff, amount_cents=trip["fare_cents"], reference=trip["id"]
+    )
 
 
 # -- oracle helpers ----------------------------------------------------------------------------

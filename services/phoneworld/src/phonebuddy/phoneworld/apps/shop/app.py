@@ -523,6 +523,19 @@ class Shop(App):
         return Column([Row(children, spacing=20, weights=weights)], padding=20, fill=theme.SURFACE)
 
     # -- screens: home -----------------------------------------------------------------------------
+    @staticmethod
+    def share_product(it: Interaction, product: Mapping[str, Any]) -> None:
+        """The system share sheet with the product as a link card (WeChat posts it as one)."""
+        it.share(
+            {
+                "kind": "product",
+                "title": product["name"],
+                "source": "购物",
+                "text": f"{product['name']} {price_text(product['price_cents'])}",
+                "product_id": product["id"],
+            }
+        )
+
     @screen("home")
     def home(self, v: View) -> Page:
         tab = v.ui("tab", "home")
@@ -878,7 +891,7 @@ class Shop(App):
             body,
             bottom=bar,
             on_back=v.back(),
-            actions=[IconButton("share", "分享", None, id="share")],
+            actions=[IconButton("share", "分享", v.do(self.share_product, product), id="share")],
             body_padding=24,
             spacing=24,
             overlay=sheet,

@@ -20,6 +20,7 @@ from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
@@ -30,8 +31,6 @@ CART = f"apps/{SHOP}/cart"
 ORDERS = f"apps/{SHOP}/orders"
 FAVORITES = f"apps/{SHOP}/favorites"
 COUPONS = f"apps/{SHOP}/coupons"
-BALANCE = f"apps/{WALLET}/balance_cents"
-BILLS = f"apps/{WALLET}/bills"
 PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
 PAY_CONFIRM = "com.pw.wallet:id/pay_confirm"
 # Every seeded wallet starts with at least ¥800; purchases stay below it.
@@ -186,22 +185,6 @@ def _totals_problems(order: Mapping[str, Any]) -> list[str]:
     return []
 
 
-def _payment_problems(diff: StateDiff, order_id: str, amount: int) -> list[str]:
-    """The wallet paid `amount` for the order: one bill, the balance down by as much."""
-    problems = []
-    bills = diff.added(BILLS)
-    paying = [b for b in bills if b["kind"] == "payment" and b["reference"] == order_id]
-    if len(bills) != 1 or len(paying) != 1:
-        problems.append(f"expected one wallet payment for {order_id}, found {len(bills)} bills")
-    elif paying[0]["amount_cents"] != amount:
-        problems.append(f"paid {paying[0]['amount_cents']}, expected {amount}")
-    diff.touched(BALANCE)
-    spent = (diff.value_before(BALANCE) or 0) - (diff.value_after(BALANCE) or 0)
-    if spent != amount:
-        problems.append(f"the balance went down by {spent}, expected {amount}")
-    return problems
-
-
 def _paid_new_order_problems(
     diff: StateDiff, expected: Sequence[Mapping[str, Any]], address_id: str | None = None
 ) -> list[str]:
@@ -215,7 +198,9 @@ def _paid_new_order_problems(
         problems.append(f"the order is {ORDER_STATUS[order['status']]}, not paid")
     if address_id is not None and order["address_id"] != address_id:
         problems.append(f"shipped to {order['address_id']}, expected {address_id}")
-    return problems + _payment_problems(diff, order["id"], order["total_cents"])
+    return problems + wallet_payment_problems(
+        diff, amount_cents=order["total_cents"], reference=order["id"]
+    )
 
 
 def _status_change_problems(
@@ -752,7 +737,9 @@ class PayOrder(TaskTemplate):
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         order_id = params["order_id"]
         problems = _status_change_problems(diff, order_id, "unpaid", "to_ship", "paid_at")
-        return problems + _payment_problems(diff, order_id, params["total_cents"])
+        return problems + wallet_payment_problems(
+            diff, amount_cents=params["total_cents"], reference=order_id
+        )
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_shop(ui)

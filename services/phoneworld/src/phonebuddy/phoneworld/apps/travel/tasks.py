@@ -25,6 +25,7 @@ from phonebuddy.phoneworld.tasks.answers import matches_number, matches_time
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
@@ -106,23 +107,6 @@ def ensure_passenger(it: Any, passenger: Params) -> None:
 
 
 # -- verification helpers ----------------------------------------------------------------------
-def check_wallet_payment(diff: StateDiff, reference: str, amount_cents: int) -> list[str]:
-    """Claim the wallet's side of one payment: one bill for `reference`, the balance reduced
-    by exactly `amount_cents`."""
-    bills = diff.added(f"apps/{WALLET}/bills")
-    diff.touched(f"apps/{WALLET}/balance_cents")
-    spent = diff.value_before(f"apps/{WALLET}/balance_cents") - diff.value_after(
-        f"apps/{WALLET}/balance_cents"
-    )
-    if len(bills) != 1 or bills[0].get("reference") != reference:
-        return [
-            f"expected one wallet bill for {reference}, found {[b.get('reference') for b in bills]}"
-        ]
-    if bills[0]["amount_cents"] != amount_cents or spent != amount_cents:
-        return [f"paid {spent} cents, expected {amount_cents}"]
-    return []
-
-
 def start_date(diff: StateDiff, days: int) -> str:
     return travel_date(int(diff.value_before("os/clock")), days)
 
@@ -152,7 +136,9 @@ def check_train_order(diff: StateDiff, params: Params) -> list[str]:
         problems.append(f"passengers {names}, expected only {params['passenger']['name']}")
     if params.get("new_passenger"):
         problems += check_new_passenger(diff, {**params["passenger"], "kind": "成人"})
-    return problems + check_wallet_payment(diff, order["id"], order["total_cents"])
+    return problems + wallet_payment_problems(
+        diff, amount_cents=order["total_cents"], reference=order["id"]
+    )
 
 
 def check_new_passenger(diff: StateDiff, passenger: Params) -> list[str]:
@@ -406,7 +392,9 @@ class BookHotel(TaskTemplate):
             for key, value in expected.items()
             if order[key] != value
         ]
-        return problems + check_wallet_payment(diff, order["id"], order["total_cents"])
+        return problems + wallet_payment_problems(
+            diff, amount_cents=order["total_cents"], reference=order["id"]
+        )
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         cities = [c["name"] for c in ui.device.world.content(TRAVEL_PACKAGE)["cities"]]

@@ -12,13 +12,12 @@ from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.tasks.payments import wallet_transfer_problems
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
 WALLET = "com.pw.wallet"
 NOTES = "com.pw.notes"
-BALANCE = f"apps/{WALLET}/balance_cents"
-BILLS = f"apps/{WALLET}/bills"
 NOTES_LIST = f"apps/{NOTES}/notes"
 # Every seeded balance is at least ¥800; transfers stay well below it.
 TRANSFER_NOTES = ("饭钱", "电影票", "房租", "生日快乐", "车费", "咖啡钱", "代购", "水电费")
@@ -46,25 +45,9 @@ def _sample_transfer(world: World, rng: random.Random) -> Params:
 
 
 def _transfer_problems(diff: StateDiff, params: Params) -> list[str]:
-    added = diff.added(BILLS)
-    if len(added) != 1:
-        return [f"expected one new bill, found {len(added)}"]
-    bill = added[0]
-    problems = []
-    if bill["kind"] != "transfer" or bill.get("payee_id") != params["payee_id"]:
-        problems.append(
-            f"bill is a {bill['kind']} to {bill['merchant']}, expected a transfer "
-            f"to {params['name']}"
-        )
-    if bill["amount_cents"] != params["amount_cents"]:
-        problems.append(f"transferred {bill['amount_cents']}, expected {params['amount_cents']}")
-    if bill.get("note") != params["note"]:
-        problems.append(f"note is {bill.get('note')!r}, expected {params['note']!r}")
-    diff.touched(BALANCE)
-    spent = (diff.value_before(BALANCE) or 0) - (diff.value_after(BALANCE) or 0)
-    if spent != params["amount_cents"]:
-        problems.append(f"the balance went down by {spent}, expected {params['amount_cents']}")
-    return problems
+    return wallet_transfer_problems(
+        diff, amount_cents=params["amount_cents"], payee_id=params["payee_id"], note=params["note"]
+    )
 
 
 def transfer_steps(ui: OracleUI, params: Params) -> Iterator[Action]:

@@ -21,8 +21,6 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     facts,
     friend_by_id,
     mini,
-    one_added,
-    one_payment,
     open_mini,
     open_private_chat,
     pass_first_use_prompts,
@@ -32,8 +30,9 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
 from phonebuddy.phoneworld.apps.messenger.timeline import seeded_time
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, matches_time
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
-from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
@@ -118,7 +117,9 @@ class CoffeeOrder(MessengerTemplate):
             price - order["discount_cents"]
         ):
             problems.append(f"the order costs {order['total_cents']} cents for {price}")
-        return problems + one_payment(diff, f"coffee:{order['id']}", order["total_cents"])
+        return problems + wallet_payment_problems(
+            diff, amount_cents=order["total_cents"], reference=f"coffee:{order['id']}"
+        )
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mini(ui, "coffee")
@@ -234,7 +235,9 @@ class ParkingPay(MessengerTemplate):
         fee = _parking_fee(params, payment["time"])
         if payment["amount_cents"] != fee:
             problems.append(f"paid {payment['amount_cents']} cents, the fee is {fee}")
-        return problems + one_payment(diff, f"parking:{payment['id']}", fee)
+        return problems + wallet_payment_problems(
+            diff, amount_cents=fee, reference=f"parking:{payment['id']}"
+        )
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from _open_session(ui, params["plate"])
@@ -336,7 +339,9 @@ class BikeRide(MessengerTemplate):
         fee = ride_fee(ride["end"] - ride["start"])
         if ride["fee_cents"] != fee:
             problems.append(f"the ride cost {ride['fee_cents']} cents, expected {fee}")
-        return problems + one_payment(diff, f"bike:{ride['id']}", fee)
+        return problems + wallet_payment_problems(
+            diff, amount_cents=fee, reference=f"bike:{ride['id']}"
+        )
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mini(ui, "bike", via_recent=True)
@@ -451,7 +456,9 @@ def _check_tickets(diff: StateDiff, params: Params) -> list[str]:
     total = params["price_cents"] * len(params["seats"])
     if order["total_cents"] != total:
         problems.append(f"the order costs {order['total_cents']} cents, expected {total}")
-    return problems + one_payment(diff, f"movies:{order['id']}", total)
+    return problems + wallet_payment_problems(
+        diff, amount_cents=total, reference=f"movies:{order['id']}"
+    )
 
 
 def _buy_from_film_page(ui: OracleUI, params: Params) -> Iterator[Action]:

@@ -1,0 +1,508 @@
+"""Task templates of the Music app: playing, liking, playlists, the play mode, questions about
+songs and playlists, and two that carry music into WeChat and Notes.
+
+Listening along the way (the player's song, queue and pause state) is never held against the
+agent, except in the templates about the player itself, which check it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
+from phonebuddy.phoneworld.apps.messenger.steps import (
+    MESSENGER,
+    one_message,
+    open_private_chat,
+    shown_name,
+)
+from phonebuddy.phoneworld.apps.messenger.steps import content as messenger_content
+from phonebuddy.phoneworld.apps.music.app import MODE_LABELS, MODES, MUSIC
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type, UINode
+
+NOTES = "com.pw.notes"
+ROOT = f"apps/{MUSIC}"
+PLAYER = f"{ROOT}/player"
+LIKED = f"{ROOT}/liked"
+PLAYLISTS = f"{ROOT}/playlists"
+NOTES_LIST = f"apps/{NOTES}/notes"
+TASK_PLAYLIST = "pl-task"
+# Names no seeded playlist has, for the playlists tasks create or find.
+NEW_NAMES = ("毕业季", "健身房", "旅行随身听", "下雨天听的歌", "睡前歌单", "夏日清单",
+             "工作专注", "粤语金曲")  # fmt: skip
+MODES_EN = {"order": "play in order", "repeat_one": "repeat one song", "shuffle": "shuffle"}
+
+
+def unless(ok: bool, problem: str) -> list[str]:
+    """A verifier's result: no problem when `ok`, else this one."""
+    return [] if ok else [problem]
+
+
+def songs(world: World) -> list[Any]:
+    return list(world.content(MUSIC)["songs"])
+
+
+def song_params(song: Any) -> Params:
+    return {"song": song["id"], "title": song["title"], "artist": song["artist"]}
+
+
+def uniquely_titled(world: World) -> list[Any]:
+    titles = [s["title"] for s in songs(world)]
+    return [s for s in songs(world) if titles.count(s["title"]) == 1]
+
+
+def task_playlist(world: World, rng: random.Random, size: int) -> Params:
+    """A playlist the setup puts on the phone: a fresh name and `size` songs."""
+    chosen = rng.sample(songs(world), k=size)
+    return {"playlist_name": rng.choice(NEW_NAMES), "songs": [song_params(s) for s in chosen]}
+
+
+def add_task_playlist(it: Interaction, params: Params) -> None:
+    it.app_data(MUSIC)["playlists"].append(
+        {
+            "id": TASK_PLAYLIST,
+            "name": params["playlist_name"],
+            "songs": [s["song"] for s in params["songs"]],
+        }
+    )
+
+
+# -- oracle steps ----------------------------------------------------------------------------------
+def on_screen(ui: OracleUI, widget_id: str) -> UINode:
+    node = ui.find(widget_id)
+    if node is None:
+        raise OracleError(f"{widget_id!r} is not on screen")
+    return node
+
+
+def texts(node: UINode) -> list[str]:
+    return [n.text for n in node.walk() if n.text]
+
+
+def back_home(ui: OracleUI) -> Iterator[Action]:
+    """Back (hiding the keyboard first, if it is up) until the home screen shows."""
+    for _ in range(8):
+        if ui.visible("tab_mine"):
+            return
+        yield ui.back()
+    raise OracleError("could not get back to Music's home screen")
+
+
+def open_music(ui: OracleUI) -> Iterator[Action]:
+    """Open Music on its home screen, turning down the VIP offer if it shows."""
+    yield ui.open("音乐")
+    if ui.visible("promo_close"):
+        yield ui.tap("promo_close")
+    yield from back_home(ui)
+
+
+def find_song(ui: OracleUI, song: Params) -> Iterator[Action]:
+    """From the home screen: search the song's title and bring its row into view."""
+    yield ui.tap("search_bar")
+    yield Type(text=song["title"])  # the search field has focus
+    yield from ui.scroll_to(f"song_{song['song']}")
+
+
+def open_song_sheet(ui: OracleUI, song: Params) -> Iterator[Action]:
+    yield from find_song(ui, song)
+    yield ui.tap(f"more_{song['song']}")
+
+
+def open_playlist(ui: OracleUI, playlist_id: str) -> Iterator[Action]:
+    yield from open_music(ui)
+    yield ui.tap("tab_mine")
+    yield from ui.scroll_to(f"playlist_{playlist_id}")
+    yield ui.tap(f"playlist_{playlist_id}")
+
+
+def collect_target(ui: OracleUI, name: str) -> str:
+    """The id of the playlist `name` in the 收藏到歌单 sheet."""
+    for node in ui.find_all():
+        widget_id = node.resource_id.rpartition(":id/")[2]
+        if widget_id.startswith("collect_") and texts(node)[:1] == [name]:
+            return widget_id
+    raise OracleError(f"no playlist {name!r} in the 收藏到歌单 sheet")
+
+
+def listed_titles(ui: OracleUI) -> list[str]:
+    """The titles of the song rows on screen, top to bottom."""
+    return [
+        texts(node)[0]
+        for node in ui.find_all()
+        if node.resource_id.rpartition(":id/")[2].startswith("song_")
+    ]
+
+
+# -- single app ------------------------------------------------------------------------------------
+class MusicTemplate(TaskTemplate):
+    category = Category.SINGLE_APP
+    apps = (MUSIC,)
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        problems = self.check(diff, params, answer)
+        diff.touched(PLAYER)  # listening along the way is not a side effect
+        return problems
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        raise NotImplementedError
+
+
+class PlaySong(MusicTemplate):
+    id = "music.play_song"
+    difficulty = 5
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return song_params(rng.choice(songs(world)))
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"用音乐播放{params['artist']}的《{params['title']}》",
+            en=f"Play '{params['title']}' by {params['artist']} in Music",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        player = diff.value_after(PLAYER)
+        problems = []
+        if player["song"] != params["song"]:
+            problems.append(f"the player has {player['song']!r}, expected {params['song']!r}")
+        if not player["playing"]:
+            problems.append("the player is paused")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_music(ui)
+        yield from find_song(ui, params)
+        yield ui.tap(f"song_{params['song']}")
+
+
+class LikeSong(MusicTemplate):
+    id = "music.like_song"
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return song_params(rng.choice(songs(world)))
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        data = it.app_data(MUSIC)
+        data["liked"] = [e for e in data["liked"] if e["id"] != params["song"]]
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把{params['artist']}的《{params['title']}》加到“我喜欢的音乐”",
+            en=f"Add '{params['title']}' by {params['artist']} to my liked songs in Music",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        liked = [e["id"] for e in diff.added(LIKED)]
+        return unless(liked == [params["song"]], f"liked {liked}, expected [{params['song']!r}]")
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_music(ui)
+        yield from open_song_sheet(ui, params)
+        yield ui.tap("sheet_like")
+
+
+class CreatePlaylist(MusicTemplate):
+    id = "music.create_playlist"
+    difficulty = 26
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        chosen = rng.sample(uniquely_titled(world), k=3)
+        return {"playlist_name": rng.choice(NEW_NAMES), "songs": [song_params(s) for s in chosen]}
+
+    def instruction(self, params: Params) -> Instruction:
+        listed_zh = "、".join(f"{s['artist']}的《{s['title']}》" for s in params["songs"])
+        listed_en = ", ".join(f"'{s['title']}' by {s['artist']}" for s in params["songs"])
+        return Instruction(
+            zh=f"在音乐里新建歌单“{params['playlist_name']}”，并把{listed_zh}收藏进去",
+            en=f"Create the playlist '{params['playlist_name']}' in Music and add {listed_en} "
+            "to it",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        added = diff.added(PLAYLISTS)
+        if len(added) != 1:
+            return [f"expected one new playlist, found {len(added)}"]
+        playlist = added[0]
+        problems = []
+        if playlist["name"] != params["playlist_name"]:
+            problems.append(f"the playlist is named {playlist['name']!r}")
+        expected = sorted(s["song"] for s in params["songs"])
+        if sorted(playlist["songs"]) != expected:
+            problems.append(f"the playlist holds {playlist['songs']}, expected {expected}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_music(ui)
+        yield ui.tap("tab_mine")
+        yield ui.tap("new_playlist")
+        yield from ui.type_into("name", params["playlist_name"])
+        yield ui.tap("save_playlist")
+        for song in params["songs"]:
+            yield from back_home(ui)
+            yield from open_song_sheet(ui, song)
+            yield ui.tap("sheet_collect")
+            yield ui.tap(collect_target(ui, params["playlist_name"]))
+
+
+class _WithTaskPlaylist(MusicTemplate):
+    """Templates about a playlist that the setup adds to the phone."""
+
+    size = 5
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return task_playlist(world, rng, rng.randint(self.size - 1, self.size + 1))
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        add_task_playlist(it, params)
+
+
+class RemoveFromPlaylist(_WithTaskPlaylist):
+    id = "music.remove_from_playlist"
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        params = super().sample(world, rng)
+        return {**params, "target": rng.choice(params["songs"])}
+
+    def instruction(self, params: Params) -> Instruction:
+        song = params["target"]
+        return Instruction(
+            zh=f"把《{song['title']}》从我的歌单“{params['playlist_name']}”里删掉",
+            en=f"Remove '{song['title']}' from my playlist '{params['playlist_name']}'",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        path = f"{PLAYLISTS}[{TASK_PLAYLIST}]/songs"
+        diff.touched(path)
+        before, after = diff.value_before(path), diff.value_after(path)
+        expected = [s for s in before if s != params["target"]["song"]]
+        return unless(after == expected, f"the playlist holds {after}, expected {expected}")
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        song = params["target"]["song"]
+        yield from open_playlist(ui, TASK_PLAYLIST)
+        yield from ui.scroll_to(f"more_{song}")
+        yield ui.tap(f"more_{song}")
+        yield ui.tap("sheet_remove")
+        yield ui.tap("confirm_remove")
+
+
+class DeletePlaylist(_WithTaskPlaylist):
+    id = "music.delete_playlist"
+    difficulty = 6
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"删除我在音乐里创建的歌单“{params['playlist_name']}”",
+            en=f"Delete my playlist '{params['playlist_name']}' in Music",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        removed = [p["id"] for p in diff.removed(PLAYLISTS)]
+        return unless(
+            removed == [TASK_PLAYLIST],
+            f"deleted {removed}, expected only {params['playlist_name']!r}",
+        )
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_playlist(ui, TASK_PLAYLIST)
+        yield ui.tap("delete")
+        yield ui.tap("confirm_delete")
+
+
+class SetPlayMode(MusicTemplate):
+    id = "music.set_play_mode"
+    difficulty = 4
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        keys = [key for key, _ in MODES]
+        mode = rng.choice(keys)
+        return {"mode": mode, "start": rng.choice([k for k in keys if k != mode])}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.app_data(MUSIC)["player"]["mode"] = params["start"]
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把音乐的播放模式改成“{MODE_LABELS[params['mode']]}”",
+            en=f"Set Music's play mode to {MODES_EN[params['mode']]}",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        mode = diff.value_after(f"{PLAYER}/mode")
+        return unless(
+            mode == params["mode"], f"the play mode is {mode!r}, expected {params['mode']!r}"
+        )
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_music(ui)
+        yield ui.tap("mini_player")
+        for _ in MODES:
+            if on_screen(ui, "play_mode").text == MODE_LABELS[params["mode"]]:
+                return
+            yield ui.tap("play_mode")
+        raise OracleError(f"the play mode never showed {params['mode']!r}")
+
+
+class PlaylistCount(_WithTaskPlaylist):
+    id = "music.playlist_count"
+    difficulty = 5
+    answers = True
+    size = 6
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"我的歌单“{params['playlist_name']}”里有几首歌？",
+            en=f"How many songs are in my playlist '{params['playlist_name']}'?",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        count = len(params["songs"])
+        return unless(matches_number(answer, count), f"answer {answer!r} is not {count}")
+
+    def wrong_answer(self, params: Params) -> str:
+        return str(len(params["songs"]) + 1)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_playlist(ui, TASK_PLAYLIST)
+        shown = on_screen(ui, "list_subtitle").text  # '6首 · 由我创建'
+        yield Answer(text=shown.partition("首")[0] + "首")
+
+
+class WhoSings(MusicTemplate):
+    id = "music.who_sings"
+    difficulty = 5
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        song = rng.choice(uniquely_titled(world))
+        others = sorted({s["artist"] for s in songs(world)} - {song["artist"]})
+        return {**song_params(song), "other_artist": rng.choice(others)}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"歌曲《{params['title']}》的演唱者是谁？",
+            en=f"Who sings the song '{params['title']}'?",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return unless(
+            matches_text(answer, params["artist"]), f"answer {answer!r} is not {params['artist']!r}"
+        )
+
+    def wrong_answer(self, params: Params) -> str:
+        return str(params["other_artist"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_music(ui)
+        yield from find_song(ui, params)
+        subtitle = texts(on_screen(ui, f"song_{params['song']}"))[1]  # 'VIP · 歌手 - 专辑'
+        yield Answer(text=subtitle.removeprefix("VIP · ").split(" - ")[0])
+
+
+# -- cross app ------------------------------------------------------------------------------------
+class ShareNowPlaying(MusicTemplate):
+    id = "music.share_now_playing"
+    category = Category.CROSS_APP
+    apps = (MUSIC, MESSENGER)
+    difficulty = 12
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        friend = rng.choice(list(messenger_content(world)["friends"]))
+        return {
+            **song_params(rng.choice(songs(world))),
+            "friend": friend["id"],
+            "name": shown_name(friend),
+        }
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        player = it.app_data(MUSIC)["player"]
+        if params["song"] not in player["queue"]:
+            player["queue"].insert(0, params["song"])
+        player.update(song=params["song"], playing=True)
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"用微信告诉{params['name']}我现在正在听的歌叫什么名字",
+            en=f"Tell {params['name']} on WeChat the name of the song I am listening to now",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        message, problems = one_message(diff, private_chat_id(params["friend"]))
+        if message is not None and not matches_text(message["text"], params["title"]):
+            problems.append(f"the message {message['text']!r} does not name {params['title']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_music(ui)
+        yield ui.tap("mini_player")
+        title, artist = on_screen(ui, "now_title").text, on_screen(ui, "now_artist").text
+        yield from open_private_chat(ui, params["name"], params["friend"])
+        yield from ui.type_into("input", f"我在听《{title}》- {artist}，超好听")
+        yield ui.tap("send")
+
+
+class PlaylistToNote(_WithTaskPlaylist):
+    id = "music.playlist_to_note"
+    category = Category.CROSS_APP
+    apps = (MUSIC, NOTES)
+    difficulty = 12
+    size = 4
+
+    def instruction(self, params: Params) -> Instruction:
+        name = params["playlist_name"]
+        return Instruction(
+            zh=f"把音乐里歌单“{name}”的所有歌名记到备忘录里，备忘录标题写“{name}”",
+            en=f"Write the titles of all songs in my Music playlist '{name}' into a note titled "
+            f"'{name}'",
+        )
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        added = diff.added(NOTES_LIST)
+        if len(added) != 1:
+            return [f"expected one new note, found {len(added)}"]
+        note = added[0]
+        problems = []
+        if note["title"].strip() != params["playlist_name"]:
+            problems.append(f"the note is titled {note['title']!r}")
+        missing = [
+            s["title"] for s in params["songs"] if not matches_text(note["body"], s["title"])
+        ]
+        if missing:
+            problems.append(f"the note lacks {missing}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_playlist(ui, TASK_PLAYLIST)
+        titles: list[str] = []
+        for song in params["songs"]:  # scroll through the list, reading every row
+            yield from ui.scroll_to(f"song_{song['song']}")
+            titles += [t for t in listed_titles(ui) if t not in titles]
+        yield ui.open("备忘录")
+        yield ui.tap("new_note")
+        yield from ui.type_into("title", params["playlist_name"])
+        yield from ui.type_into("body", "、".join(titles))
+        yield ui.tap("save")
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    PlaySong(),
+    LikeSong(),
+    CreatePlaylist(),
+    RemoveFromPlaylist(),
+    DeletePlaylist(),
+    SetPlayMode(),
+    PlaylistCount(),
+    WhoSings(),
+    ShareNowPlaying(),
+    PlaylistToNote(),
+)

@@ -1,0 +1,561 @@
+"""Task templates of the Weather app: managing cities and the unit, questions about forecasts,
+and two that carry a forecast into Notes and Calendar.
+
+Forecasts are indexed by weekday, so a question about "周六" has one answer per world and the
+parameters carry it; "tomorrow" and "now" depend on the phone's date, which the verifier reads
+from the state before the episode.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+import unicodedata
+from collections.abc import Iterator
+from typing import Any
+
+from phonebuddy.phoneworld.apps.calendar.app import CALENDAR
+from phonebuddy.phoneworld.apps.calendar.tasks import fill_event, one_new_event, open_calendar
+from phonebuddy.phoneworld.apps.weather.app import (
+    HERE,
+    WEATHER,
+    WEEKDAYS,
+    local_date,
+    rains,
+    weather_text,
+)
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, matches_time
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type, UINode
+
+NOTES = "com.pw.notes"
+ROOT = f"apps/{WEATHER}"
+CITIES = f"{ROOT}/cities"
+NOTES_LIST = f"apps/{NOTES}/notes"
+PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
+EN_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+EN_NAMES = {"xian": "Xi'an", "lasa": "Lhasa", "huhehaote": "Hohhot", "urumqi": "Urumqi"}
+UNIT_NAMES = {"C": ("摄氏度（°C）", "Celsius (°C)"), "F": ("华氏度（°F）", "Fahrenheit (°F)")}
+# What to plan on a weekend day, depending on the weather: title, start, end.
+RAIN_PLANS = (("带伞出门", "08:00", "08:30"), ("在家看电影", "14:00", "16:00"),
+              ("室内攀岩", "15:00", "17:00"))  # fmt: skip
+DRY_PLANS = (("户外野餐", "10:00", "14:00"), ("骑行奥森", "09:00", "11:00"),
+             ("爬香山", "08:00", "12:00"))  # fmt: skip
+_NEGATIVE_ZH = ("不", "没", "无")
+_NEGATIVE_EN = re.compile(r"\b(no|not|won't|wont|dry)\b")
+_AFFIRMATIVE = re.compile(r"会|雨|是|\b(yes|rain|rainy|raining)\b")
+_UNSURE = re.compile(r"不确定|不知道|不清楚|\b(unsure|not sure|don't know|unknown)\b")
+_WEEK_ROW = re.compile(r"^day_(\d)$")
+
+
+def unless(ok: bool, problem: str) -> list[str]:
+    """A verifier's result: no problem when `ok`, else this one."""
+    return [] if ok else [problem]
+
+
+def english(city: Any) -> str:
+    return EN_NAMES.get(city["id"], str(city["id"]).capitalize())
+
+
+def city_params(city: Any) -> Params:
+    return {"city": city["id"], "name": city["name"], "en": english(city)}
+
+
+def forecasts(world: World, city_id: str) -> list[Any]:
+    return list(world.content(WEATHER)["forecasts"][city_id])
+
+
+def other_cities(world: World) -> list[Any]:
+    """Cities other than the phone's own (which a new phone always has as its default)."""
+    return [c for c in world.content(WEATHER)["cities"] if c["id"] != HERE]
+
+
+def changed_to(diff: StateDiff, path: str) -> Any:
+    """The new value of a setting the task changes (claimed); None if it did not change."""
+    changes = diff.touched(path)
+    return changes[0].after if changes else None
+
+
+def today_of(diff: StateDiff) -> dt.date:
+    """The phone's date when the episode started."""
+    return local_date(int(diff.before["os"]["clock"]))
+
+
+def next_weekday(today: dt.date, weekday: int) -> dt.date:
+    """The day with that weekday within the seven days from today (today included)."""
+    return today + dt.timedelta(days=(weekday - today.weekday()) % 7)
+
+
+def said_yes(answer: str | None) -> bool | None:
+    """Whether a yes/no answer says yes ('会下雨', 'yes') or no ('不会', 'no'); None if neither."""
+    if not answer:
+        return None
+    text = unicodedata.normalize("NFKC", answer).lower()
+    if _UNSURE.search(text):
+        return None
+    if any(word in text for word in _NEGATIVE_ZH) or _NEGATIVE_EN.search(text):
+        return False
+    return True if _AFFIRMATIVE.search(text) else None
+
+
+def ensure_saved(it: Interaction, city: Params) -> None:
+    """Setup: the city is in the phone's list (appended, so the default does not change)."""
+    cities = it.app_data(WEATHER)["cities"]
+    if not any(c["id"] == city["city"] for c in cities):
+        cities.append({"id": city["city"], "name": city["name"]})
+
+
+# -- oracle steps ----------------------------------------------------------------------------------
+def on_screen(ui: OracleUI, widget_id: str) -> UINode:
+    node = ui.find(widget_id)
+    if node is None:
+        raise OracleError(f"{widget_id!r} is not on screen")
+    return node
+
+
+def texts(node: UINode) -> list[str]:
+    return [n.text for n in node.walk() if n.text]
+
+
+def open_weather(ui: OracleUI) -> Iterator[Action]:
+    """Open Weather on its home screen, allowing the location permission if it asks."""
+    yield ui.open("天气")
+    if ui.visible(PERMISSION_ALLOW):
+        yield ui.tap(PERMISSION_ALLOW)
+    for _ in range(6):
+        if ui.visible("cities"):
+            return
+        yield ui.back()
+    raise OracleError("could not get back to Weather's home screen")
+
+
+def open_city(ui: OracleUI, city: Params) -> Iterator[Action]:
+    """Show a city's weather: the home screen if it is the default city, else its page from
+    城市管理, else a preview through search."""
+    yield from open_weather(ui)
+    if on_screen(ui, "toolbar_title").text == city["name"]:
+        return
+    yield ui.tap("cities")
+    if ui.find(f"city_{city['city']}") is not None:
+        yield from ui.scroll_to(f"city_{city['city']}")
+        yield ui.tap(f"city_{city['city']}")
+        return
+    yield ui.tap("add")
+    yield Type(text=city["name"])  # the search field has focus
+    yield ui.tap(f"result_{city['city']}")
+
+
+def open_city_actions(ui: OracleUI, city_id: str) -> Iterator[Action]:
+    """On 城市管理: the sheet of a saved city's actions."""
+    yield from ui.scroll_to(f"more_{city_id}")
+    yield ui.tap(f"more_{city_id}")
+
+
+def week_row(ui: OracleUI, weekday: int) -> str:
+    """The id of the 7-day list's row of a weekday (a row shows '周六' or '明天 … 周六')."""
+    label = f"周{WEEKDAYS[weekday]}"
+    for node in ui.find_all():
+        match = _WEEK_ROW.match(node.resource_id.rpartition(":id/")[2])
+        if match and any(label in text for text in texts(node)):
+            return f"day_{match[1]}"
+    raise OracleError(f"no row for {label} in the 7-day forecast")
+
+
+def scroll_to_week(ui: OracleUI) -> Iterator[Action]:
+    """Bring the whole 7-day list into view (its last row, then its first)."""
+    yield from ui.scroll_to("day_6")
+    yield from ui.scroll_to("day_0")
+
+
+def shown_weather(ui: OracleUI, row: str) -> str:
+    """A row's weather without its glyph: '☂ 多云转小雨' -> '多云转小雨'."""
+    return on_screen(ui, f"{row}_weather").text.split(" ", 1)[-1]
+
+
+def shown_range(ui: OracleUI, row: str) -> tuple[str, str]:
+    """A row's '3°~15°' as ('3', '15')."""
+    low, _, high = on_screen(ui, f"{row}_temp").text.partition("~")
+    return low.rstrip("°F"), high.rstrip("°F")
+
+
+# -- single app: cities and settings --------------------------------------------------------------
+class WeatherTemplate(TaskTemplate):
+    category = Category.SINGLE_APP
+    apps = (WEATHER,)
+
+
+class AddCity(WeatherTemplate):
+    id = "weather.add_city"
+    difficulty = 7
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return city_params(rng.choice(other_cities(world)))
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        data = it.app_data(WEATHER)
+        data["cities"] = [c for c in data["cities"] if c["id"] != params["city"]]
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"在天气里添加城市“{params['name']}”",
+            en=f"Add {params['name']} ({params['en']}) to the cities in Weather",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        added = [c["id"] for c in diff.added(CITIES)]
+        return unless(added == [params["city"]], f"added {added}, expected [{params['city']!r}]")
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_city(ui, params)
+        yield ui.tap("add_city")
+
+
+class RemoveCity(WeatherTemplate):
+    id = "weather.remove_city"
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return city_params(rng.choice(other_cities(world)))
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        ensure_saved(it, params)
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把“{params['name']}”从天气的城市列表里删掉",
+            en=f"Remove {params['name']} ({params['en']}) from the cities in Weather",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        removed = [c["id"] for c in diff.removed(CITIES)]
+        return unless(
+            removed == [params["city"]], f"removed {removed}, expected [{params['city']!r}]"
+        )
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_weather(ui)
+        yield ui.tap("cities")
+        yield from open_city_actions(ui, params["city"])
+        yield ui.tap("remove")
+        yield ui.tap("confirm_remove")
+
+
+class SetDefaultCity(WeatherTemplate):
+    id = "weather.set_default"
+    difficulty = 5
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return city_params(rng.choice(other_cities(world)))
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        ensure_saved(it, params)
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"把天气的默认城市设为{params['name']}",
+            en=f"Make {params['name']} ({params['en']}) the default city in Weather",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        after = changed_to(diff, f"{ROOT}/default_city")
+        return unless(
+            after == params["city"], f"the default city is {after!r}, expected {params['city']!r}"
+        )
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_weather(ui)
+        yield ui.tap("cities")
+        yield from open_city_actions(ui, params["city"])
+        yield ui.tap("set_default")
+
+
+class SwitchUnit(WeatherTemplate):
+    id = "weather.switch_unit"
+    difficulty = 4
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"unit": rng.choice(("C", "F"))}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.app_data(WEATHER)["unit"] = "C" if params["unit"] == "F" else "F"
+
+    def instruction(self, params: Params) -> Instruction:
+        zh, en = UNIT_NAMES[params["unit"]]
+        return Instruction(
+            zh=f"把天气里的温度单位改成{zh}", en=f"Show temperatures in {en} in Weather"
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        after = changed_to(diff, f"{ROOT}/unit")
+        return unless(
+            after == params["unit"], f"the unit is {after!r}, expected {params['unit']!r}"
+        )
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_weather(ui)
+        yield ui.tap("settings")
+        yield ui.tap(f"unit_{params['unit']}")
+
+
+# -- single app: questions ------------------------------------------------------------------------
+class TomorrowHigh(WeatherTemplate):
+    id = "weather.tomorrow_high"
+    difficulty = 6
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        city = rng.choice(list(world.content(WEATHER)["cities"]))
+        return {**city_params(city), "highs": [f["high"] for f in forecasts(world, city["id"])]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"{params['name']}明天的最高气温是多少摄氏度？",
+            en=f"What is tomorrow's high in {params['name']} ({params['en']}), in °C?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        tomorrow = today_of(diff) + dt.timedelta(days=1)
+        high = params["highs"][tomorrow.weekday()]
+        return unless(matches_number(answer, high), f"answer {answer!r} is not {high}°C")
+
+    def wrong_answer(self, params: Params) -> str:
+        return f"{min(params['highs']) - 2}°C"  # colder than any day of the week
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_city(ui, params)
+        yield from ui.scroll_to("day_1_temp")
+        yield Answer(text=f"{shown_range(ui, 'day_1')[1]}°C")
+
+
+class RainOnWeekday(WeatherTemplate):
+    id = "weather.rain_on_weekday"
+    difficulty = 7
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        wanted = rng.random() < 0.5
+        choices = [
+            (city, weekday, forecast)
+            for city in world.content(WEATHER)["cities"]
+            for weekday, forecast in enumerate(forecasts(world, city["id"]))
+            if rains(forecast) == wanted
+        ]
+        city, weekday, forecast = rng.choice(choices)
+        return {
+            **city_params(city),
+            "weekday": weekday,
+            "rain": wanted,
+            "weather": weather_text(forecast),
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        day_zh, day_en = f"周{WEEKDAYS[params['weekday']]}", EN_WEEKDAYS[params["weekday"]]
+        return Instruction(
+            zh=f"接下来7天里的{day_zh}，{params['name']}会下雨吗？",
+            en=f"Will it rain in {params['name']} ({params['en']}) on {day_en} (within the next "
+            "7 days)?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        said = said_yes(answer)
+        if said is None:
+            return [f"answer {answer!r} says neither yes nor no"]
+        expected = "yes" if params["rain"] else "no"
+        return unless(
+            said == params["rain"], f"answer {answer!r} is not {expected} ({params['weather']})"
+        )
+
+    def wrong_answer(self, params: Params) -> str:
+        return "不会下雨" if params["rain"] else "会下雨"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_city(ui, params)
+        yield from scroll_to_week(ui)
+        shown = shown_weather(ui, week_row(ui, params["weekday"]))
+        yield Answer(text="会下雨" if "雨" in shown else "不会下雨")
+
+
+class AirQualityNow(WeatherTemplate):
+    id = "weather.aqi_now"
+    difficulty = 6
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        city = rng.choice(list(world.content(WEATHER)["cities"]))
+        return {**city_params(city), "aqis": [f["aqi"] for f in forecasts(world, city["id"])]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"{params['name']}现在的空气质量指数（AQI）是多少？",
+            en=f"What is the air quality index (AQI) in {params['name']} "
+            f"({params['en']}) right now?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        aqi = params["aqis"][today_of(diff).weekday()]
+        return unless(matches_number(answer, aqi), f"answer {answer!r} is not {aqi}")
+
+    def wrong_answer(self, params: Params) -> str:
+        return str(max(params["aqis"]) + 12)  # worse than any day of the week
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_city(ui, params)
+        shown = on_screen(ui, "aqi_now").text
+        yield Answer(text="".join(ch for ch in shown if ch.isdigit()))
+
+
+class Sunrise(WeatherTemplate):
+    id = "weather.sunrise"
+    difficulty = 8
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        city = rng.choice(list(world.content(WEATHER)["cities"]))
+        return {**city_params(city), "sunrise": city["sunrise"], "sunset": city["sunset"]}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"{params['name']}今天几点日出？",
+            en=f"What time is sunrise in {params['name']} ({params['en']}) today?",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        hour, minute = (int(part) for part in params["sunrise"].split(":"))
+        return unless(
+            matches_time(answer, hour, minute), f"answer {answer!r} is not {params['sunrise']}"
+        )
+
+    def wrong_answer(self, params: Params) -> str:
+        return str(params["sunset"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_city(ui, params)
+        yield from ui.scroll_to("sunrise")
+        yield Answer(text=on_screen(ui, "sunrise").text)
+
+
+# -- cross app ------------------------------------------------------------------------------------
+class ForecastToNote(WeatherTemplate):
+    id = "weather.forecast_to_note"
+    category = Category.CROSS_APP
+    apps = (WEATHER, NOTES)
+    difficulty = 13
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        city = rng.choice(list(world.content(WEATHER)["cities"]))
+        week = [
+            {"day": f["day"], "high": f["high"], "low": f["low"]}
+            for f in forecasts(world, city["id"])
+        ]
+        return {**city_params(city), "title": f"{city['name']}明天天气", "week": week}
+
+    def instruction(self, params: Params) -> Instruction:
+        return Instruction(
+            zh=f"查一下{params['name']}明天的天气，新建一条标题为“{params['title']}”的备忘录，"
+            "内容写上明天的天气和最低、最高气温（°C）",
+            en=f"Look up tomorrow's weather in {params['name']} ({params['en']}) and save it "
+            f"as a note titled '{params['title']}': the weather and the low and high in °C",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        added = diff.added(NOTES_LIST)
+        if len(added) != 1:
+            return [f"expected one new note, found {len(added)}"]
+        note = added[0]
+        tomorrow = params["week"][(today_of(diff) + dt.timedelta(days=1)).weekday()]
+        problems = []
+        if note["title"].strip() != params["title"]:
+            problems.append(f"the note is titled {note['title']!r}, expected {params['title']!r}")
+        if not matches_text(note["body"], tomorrow["day"]):
+            problems.append(f"the note does not say {tomorrow['day']!r}")
+        for what in ("low", "high"):
+            if not matches_number(note["body"], tomorrow[what]):
+                problems.append(f"the note lacks the {what} of {tomorrow[what]}°C")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_city(ui, params)
+        yield from ui.scroll_to("day_1_temp")
+        low, high = shown_range(ui, "day_1")
+        forecast = f"{shown_weather(ui, 'day_1')}，最低{low}°C，最高{high}°C"
+        yield ui.open("备忘录")
+        yield ui.tap("new_note")
+        yield from ui.type_into("title", params["title"])
+        yield from ui.type_into("body", forecast)
+        yield ui.tap("save")
+
+
+class WeekendPlan(WeatherTemplate):
+    id = "weather.weekend_plan"
+    category = Category.CROSS_APP
+    apps = (WEATHER, CALENDAR)
+    difficulty = 18
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        wanted = rng.random() < 0.5
+        choices = [
+            (city, weekday)
+            for city in world.content(WEATHER)["cities"]
+            for weekday in (5, 6)
+            if rains(forecasts(world, city["id"])[weekday]) == wanted
+        ]
+        city, weekday = rng.choice(choices)
+        wet, dry = rng.choice(RAIN_PLANS), rng.choice(DRY_PLANS)
+        return {
+            **city_params(city),
+            "weekday": weekday,
+            "rain": wanted,
+            "wet": dict(zip(("title", "start", "end"), wet, strict=True)),
+            "dry": dict(zip(("title", "start", "end"), dry, strict=True)),
+        }
+
+    def instruction(self, params: Params) -> Instruction:
+        day_zh, day_en = f"周{WEEKDAYS[params['weekday']]}", EN_WEEKDAYS[params["weekday"]]
+        wet, dry = params["wet"], params["dry"]
+        return Instruction(
+            zh=f"看看接下来7天里的{day_zh}{params['name']}会不会下雨：如果下雨，就在日历上那天"
+            f"添加日程“{wet['title']}”，{wet['start']}-{wet['end']}；如果不下雨，就添加"
+            f"“{dry['title']}”，{dry['start']}-{dry['end']}",
+            en=f"Check whether it rains in {params['name']} ({params['en']}) on the coming "
+            f"{day_en} (within 7 days). If it does, add the calendar event '{wet['title']}' that "
+            f"day, {wet['start']}-{wet['end']}; if not, add '{dry['title']}', "
+            f"{dry['start']}-{dry['end']}",
+        )
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        plan = params["wet"] if params["rain"] else params["dry"]
+        day = next_weekday(today_of(diff), params["weekday"])
+        return one_new_event(diff, {**plan, "date": day.isoformat()})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_city(ui, params)
+        yield from scroll_to_week(ui)
+        row = week_row(ui, params["weekday"])
+        plan = params["wet"] if "雨" in shown_weather(ui, row) else params["dry"]
+        yield ui.tap(row)
+        shown = re.match(r"(\d{4})年(\d{1,2})月(\d{1,2})日", on_screen(ui, "day_date").text)
+        if shown is None:
+            raise OracleError("the day page shows no date")
+        day = dt.date(int(shown[1]), int(shown[2]), int(shown[3]))
+        yield from open_calendar(ui)
+        yield ui.tap("new_event")
+        yield from fill_event(ui, {**plan, "date": day.isoformat()})
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    AddCity(),
+    RemoveCity(),
+    SetDefaultCity(),
+    SwitchUnit(),
+    TomorrowHigh(),
+    RainOnWeekday(),
+    AirQualityNow(),
+    Sunrise(),
+    ForecastToNote(),
+    WeekendPlan(),
+)
