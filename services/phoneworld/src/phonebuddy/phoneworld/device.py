@@ -81,6 +81,7 @@ class Device:
     # -- lifecycle ---------------------------------------------------------------------------
     def reset(self, seed: int = 0) -> None:
         """A fresh phone: every app's initial data, home screen, the clock at the seed's day."""
+        self.seed = seed  # `clear_app_data` rebuilds an app's data for the same seed
         rng = seeded_rng("device", self.world.seed, seed)
         apps: dict[str, Doc] = {}
         for app in self.world.apps:
@@ -135,6 +136,7 @@ class Device:
             self.scale,
         )
         twin.state = clone(self.state)
+        twin.seed = self.seed
         twin.version = 0
         twin._layout = twin._tree = None
         twin._frames = {}
@@ -209,6 +211,41 @@ class Device:
         ui["overlay"] = None
         ui["launcher"] = {"drawer": False}
 
+    def force_stop(self, package: str) -> None:
+        """Stop an app as `am force-stop` does: its back stack is gone and, if it was on screen,
+        the launcher shows. Its data stays. Raises UnknownAppError for an unknown package."""
+        self.world.app(package)
+        ui = self.state["ui"]
+        ui["stacks"].pop(package, None)
+        if ui["foreground"] == package:
+            self.go_home()
+        if ui["focus"] is not None and ui["focus"]["package"] == package:
+            ui["focus"] = None
+        if ui["overlay"] is not None and ui["overlay"].get("package") == package:
+            ui["overlay"] = None
+        self._changed()
+
+    def clear_app_data(self, package: str) -> None:
+        """`pm clear`: the app's data as on a fresh device of this seed, its permissions and
+        notifications gone, and the app stopped. Raises UnknownAppError for an unknown package."""
+        app = self.world.app(package)
+        rng = seeded_rng("data", self.world.seed, self.seed, package)
+        self.state["apps"][package] = clone(app.initial_data(self.world.content(package), rng))
+        os_state = self.state["os"]
+        os_state["permissions"].pop(package, None)
+        os_state["notifications"] = [
+            n for n in os_state["notifications"] if n["package"] != package
+        ]
+        self.force_stop(package)
+
+    def set_setting(self, name: str, value: Any) -> None:
+        """Change one OS setting (`settings put`, `svc wifi`); KeyError for an unknown one."""
+        settings = self.state["os"]["settings"]
+        if name not in settings:
+            raise KeyError(name)
+        settings[name] = value
+        self._changed()
+
     def post_notification(
         self, package: str, title: str, text: str, screen: str | None, params: dict[str, Any]
     ) -> None:
@@ -249,12 +286,16 @@ class Device:
             int(action.time) if isinstance(action, Wait) else SECONDS_PER_ACTION
         )
         # A handler may change data and then find it cannot finish (raising NoOp): roll the data
-        # back so that a no-op never leaves a half-done change behind.
-        saved_os, saved_apps = clone(self.state["os"]), clone(self.state["apps"])
+        # back so that a no-op never leaves a half-done change behind. Actions that run no app
+        # handler need no copy.
+        saved = None
+        if not isinstance(action, Wait | Answer | Terminate | Type | Open):
+            saved = (clone(self.state["os"]), clone(self.state["apps"]))
         try:
             result = self._dispatch(action)
         except NoOp as no_op:
-            self.state["os"], self.state["apps"] = saved_os, saved_apps
+            if saved is not None:
+                self.state["os"], self.state["apps"] = saved
             result = ActResult("no_op", no_op.reason)
         self._changed()
         return result
@@ -427,9 +468,9 @@ class Device:
         if entry["ui"].get("dialog") is not None:
             entry["ui"]["dialog"] = None
             return ActResult("applied", "closed the dialog")
-        page = self.layout().children[0]
-        if page.on_back is not None:  # the screen decides (e.g. "save as draft?")
-            page.on_back(self._interaction())
+        on_back = shell.back_handler(shell.current_page(self, package))
+        if on_back is not None:  # the screen decides (e.g. "save as draft?")
+            on_back(self._interaction())
             return ActResult("applied", "back")
         self.pop_screen(package)
         return ActResult("applied", "back")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from phonebuddy.phoneworld.app import View
 from phonebuddy.phoneworld.system import keyboard, launcher, overlays
 from phonebuddy.phoneworld.ui import theme
-from phonebuddy.phoneworld.ui.widgets import LayoutContext, Node, Rect
+from phonebuddy.phoneworld.ui.widgets import AppBar, Handler, LayoutContext, Node, Page, Rect
 
 if TYPE_CHECKING:
     from phonebuddy.phoneworld.device import Device
@@ -94,6 +94,28 @@ def _nav_bar(device: Device, width: int, height: int) -> Node:
     )
 
 
+def back_handler(page: Page) -> Handler | None:
+    """A page's own Back behaviour, from `on_back` or its app bar's."""
+    if page.on_back is not None:
+        return page.on_back
+    return page.title.on_back if isinstance(page.title, AppBar) else None
+
+
+def current_page(device: Device, package: str) -> Page:
+    """The widgets of `package`'s top screen (no layout: cheap)."""
+    app = device.world.app(package)
+    entry = device.top_entry(package)
+    view = View(
+        app=app,
+        data=device.state["apps"][package],
+        content=device.world.content(package),
+        entry=entry,
+        os_state=device.state["os"],
+        all_data=device.state["apps"],
+    )
+    return app.screens[entry["screen"]](app, view)
+
+
 def compose(device: Device) -> tuple[Node, dict[str, int]]:
     """The whole screen as one node tree, plus how far each scroll container can scroll."""
     width, height = device.screen.width, device.screen.height
@@ -129,15 +151,7 @@ def compose(device: Device) -> tuple[Node, dict[str, int]]:
             scroll_offsets=dict(entry.get("scroll", {})),
             focused_field=focus["field"] if show_keyboard else None,
         )
-        view = View(
-            app=app,
-            data=device.state["apps"][package],
-            content=device.world.content(package),
-            entry=entry,
-            os_state=device.state["os"],
-            all_data=device.state["apps"],
-        )
-        page = app.screens[entry["screen"]](app, view)
+        page = current_page(device, package)
         content = page.place_page(lc, content_rect)
         content.package = package
         overlay = page.overlay.place_overlay(lc, content_rect) if page.overlay else None

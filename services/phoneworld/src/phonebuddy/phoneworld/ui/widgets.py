@@ -58,7 +58,6 @@ class Node:
     on_long_press: Handler | None = None
     on_submit: Handler | None = None
     on_pull_down: Handler | None = None
-    on_back: Handler | None = None  # a page's own Back behaviour (the system Back runs it too)
     clickable: bool = False
     focusable: bool = False
     focused: bool = False
@@ -927,17 +926,8 @@ class Page(Widget):
         children = [*fixed_top, body]
         if bottom_node is not None:
             children.append(bottom_node)
-        back = self.on_back
-        if back is None and isinstance(self.title, AppBar):
-            back = self.title.on_back
         return make_node(
-            "page",
-            lc,
-            rect,
-            rect,
-            children=children,
-            fill=self.background or lc.theme.background,
-            on_back=back,
+            "page", lc, rect, rect, children=children, fill=self.background or lc.theme.background
         )
 
 
