@@ -35,6 +35,18 @@ class LayoutContext:
     focused_field: str | None = None
     # Filled during layout: content height of every scroll container, for clamping swipes.
     scroll_extents: dict[str, int] = field(default_factory=dict)
+    # Heights measured in this layout pass. Containers measure children, then place them, and
+    # placing measures again, so without this a deep tree is measured once per level. The
+    # widget is kept in the value so its id() cannot be reused within the pass.
+    _heights: dict[tuple[int, int], tuple[Widget, int]] = field(default_factory=dict)
+
+    def measure(self, widget: Widget, width: int) -> int:
+        key = (id(widget), width)
+        cached = self._heights.get(key)
+        if cached is None:
+            cached = (widget, widget.measure(self, width))
+            self._heights[key] = cached
+        return cached[1]
 
     def px(self, design: float) -> int:
         return max(0, round(design * self.scale))
@@ -139,7 +151,7 @@ class Text(Widget):
         return len(lines) * line_height(lc.px(self.size)) + 2 * lc.px(self.padding)
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        height = self.measure(lc, width)
+        height = lc.measure(self, width)
         return make_node(
             "text",
             lc,
@@ -261,7 +273,7 @@ class TextField(Widget):
         return max(lc.px(260), len(lines) * line_height(lc.px(self.size)) + lc.px(60))
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        height = self.measure(lc, width)
+        height = lc.measure(self, width)
         focused = lc.focused_field == self.id
         shown = self.value or self.placeholder
         inner = width - 2 * lc.px(36)
@@ -363,7 +375,7 @@ class ListItem(Widget):
         return lc.px(200 if self.subtitle else 150)
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        height = self.measure(lc, width)
+        height = lc.measure(self, width)
         pad = lc.px(40)
         children: list[Node] = []
         text_left = x + pad
@@ -482,7 +494,7 @@ class Toggle(Widget):
         return lc.px(190 if self.subtitle else 150)
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        height = self.measure(lc, width)
+        height = lc.measure(self, width)
         pad = lc.px(40)
         switch_w, switch_h = lc.px(130), lc.px(70)
         sx, sy = x + width - pad - switch_w, y + (height - switch_h) // 2
@@ -595,7 +607,7 @@ class Column(Widget):
     def measure(self, lc: LayoutContext, width: int) -> int:
         inner = width - 2 * lc.px(self.padding)
         kids = self._kids()
-        heights = sum(child.measure(lc, inner) for child in kids)
+        heights = sum(lc.measure(child, inner) for child in kids)
         return heights + lc.px(self.spacing) * max(0, len(kids) - 1) + 2 * lc.px(self.padding)
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
@@ -655,14 +667,14 @@ class Row(Widget):
     def measure(self, lc: LayoutContext, width: int) -> int:
         kids = self._kids()
         widths = self._widths(lc, width)
-        return max((kid.measure(lc, w) for kid, w in zip(kids, widths, strict=True)), default=0)
+        return max((lc.measure(kid, w) for kid, w in zip(kids, widths, strict=True)), default=0)
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
         nodes = []
         cursor = x
-        height = self.measure(lc, width)
+        height = lc.measure(self, width)
         for kid, kid_width in zip(self._kids(), self._widths(lc, width), strict=True):
-            kid_height = kid.measure(lc, kid_width)
+            kid_height = lc.measure(kid, kid_width)
             top = y if self.align == "top" else y + (height - kid_height) // 2
             node = kid.place(lc, cursor, top, kid_width, clip)
             nodes.append(node)
@@ -707,7 +719,7 @@ class Wrap(Widget):
             chip.place(lc, x + dx, y + dy, width - dx, clip)
             for chip, (dx, dy) in zip(self.children, self._positions(lc, width), strict=True)
         ]
-        height = self.measure(lc, width)
+        height = lc.measure(self, width)
         return make_node(
             "wrap",
             lc,
@@ -766,7 +778,7 @@ class Tabs(Widget):
         return lc.px(150 if self.style == "bottom" else 130)
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        height = self.measure(lc, width)
+        height = lc.measure(self, width)
         n = max(1, len(self.items))
         nodes = []
         for i, (tab_id, label) in enumerate(self.items):
@@ -821,7 +833,7 @@ class AppBar(Widget):
         return lc.px(170)
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        height = self.measure(lc, width)
+        height = lc.measure(self, width)
         side = lc.px(120)
         top = y + (height - side) // 2
         children = []
@@ -912,7 +924,7 @@ class Page(Widget):
         bottom_node = None
         body_bottom = bottom
         if self.bottom is not None:
-            height = self.bottom.measure(lc, width)
+            height = lc.measure(self.bottom, width)
             bottom_node = self.bottom.place(lc, x, bottom - height, width, rect)
             bottom_node.z = 1
             body_bottom = bottom - height
