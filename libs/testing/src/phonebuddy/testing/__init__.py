@@ -5,6 +5,7 @@ its own process group, waits until it really answers, and on exit stops it by PI
 its scratch directory.
 """
 
+from phonebuddy.testing.adb import AdbServer, find_adb
 from phonebuddy.testing.asgi import serve_asgi
 from phonebuddy.testing.nats import NatsServer
 from phonebuddy.testing.ports import free_port, port_accepts
@@ -13,12 +14,14 @@ from phonebuddy.testing.prometheus import PrometheusQueryError, PrometheusServer
 from phonebuddy.testing.s3 import S3Server
 
 __all__ = [
+    "AdbServer",
     "ManagedProcess",
     "NatsServer",
     "PrometheusQueryError",
     "PrometheusServer",
     "S3Server",
     "ServerStartError",
+    "find_adb",
     "find_binary",
     "free_port",
     "port_accepts",

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from phonebuddy.testing.adb import AdbServer
 from phonebuddy.testing.nats import NatsServer
 from phonebuddy.testing.prometheus import PrometheusServer
 from phonebuddy.testing.s3 import S3Server
@@ -48,4 +49,11 @@ def unique_name(request: pytest.FixtureRequest) -> str:
 def prometheus_server() -> Iterator[PrometheusServer]:
     """A real Prometheus scraping every second; add targets with `set_targets(job, [...])`."""
     with PrometheusServer(scrape_interval_s=0.5) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def adb_server() -> Iterator[AdbServer]:
+    """A real adb server on a free port, shared by the session; `run(...)` drives the adb CLI."""
+    with AdbServer() as server:
         yield server

@@ -180,8 +180,14 @@ def serve(
     ] = None,
     instance_id: Annotated[str | None, typer.Option(help="subject token of this instance")] = None,
     world_seed: Annotated[int | None, typer.Option(help="seed of the shared content [0]")] = None,
+    adb_ports: Annotated[
+        int | None, typer.Option("--adb-ports", help="device i speaks ADB on port BASE+i")
+    ] = None,
+    adb_register: Annotated[
+        str | None, typer.Option(help="HOST:PORT of an adb server to list the devices in")
+    ] = None,
 ) -> None:
-    """Host N devices and serve the env verbs over NATS, plus /livez /readyz /metrics.
+    """Host N devices and serve the env verbs over NATS (and ADB), plus /livez /readyz /metrics.
 
     Options left out come from PHONEBUDDY_WORLD_* variables, then the defaults shown."""
     import uvicorn
@@ -194,7 +200,8 @@ def serve(
 
     configure_logging()
     given = {"devices": devices, "host": host, "port": port, "instance_id": instance_id,
-             "world_seed": world_seed}  # fmt: skip
+             "world_seed": world_seed, "adb_base_port": adb_ports,
+             "adb_register": adb_register}  # fmt: skip
     try:
         settings = WorldSettings(**{k: v for k, v in given.items() if v is not None})
     except ValidationError as exc:
@@ -205,6 +212,10 @@ def serve(
     typer.echo(f"PhoneWorld {settings.instance_id}: {settings.devices} devices")
     typer.echo(f"  http   http://{settings.host}:{settings.port}  (/livez /readyz /metrics)")
     typer.echo(f"  nats   {url or 'disabled (no --nats-url)'}")
+    if settings.adb_base_port is not None:
+        last = settings.adb_base_port + settings.devices - 1
+        where = f", registered with {settings.adb_register}" if settings.adb_register else ""
+        typer.echo(f"  adb    {settings.host}:{settings.adb_base_port}-{last}{where}")
     uvicorn.run(
         create_app(settings, nats), host=settings.host, port=settings.port, log_level="warning"
     )

@@ -1,5 +1,6 @@
-"""The PhoneWorld service: a FastAPI app whose lifespan hosts the device pool and its NATS
-endpoint. `/livez`, `/readyz` (NATS connected), `/metrics`, and `/devices` for a quick look."""
+"""The PhoneWorld service: a FastAPI app whose lifespan hosts the device pool, its NATS
+endpoint and (with `adb_base_port`) its ADB listeners. `/livez`, `/readyz` (NATS connected),
+`/metrics`, and `/devices` for a quick look."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from phonebuddy.bus import Bus, NatsSettings, connect
+from phonebuddy.phoneworld.adb import AdbHub, parse_host_port
 from phonebuddy.phoneworld.service.endpoint import EnvEndpoint
 from phonebuddy.phoneworld.service.metrics import WorldMetrics
 from phonebuddy.phoneworld.service.pool import DevicePool
@@ -41,6 +43,7 @@ class WorldService:
         self.metrics.devices.set(settings.devices)
         self.bus: Bus | None = None
         self.endpoint: EnvEndpoint | None = None
+        self.adb: AdbHub | None = None
 
     async def nats_ready(self) -> bool:
         return self.bus is not None and self.bus.is_connected
@@ -53,8 +56,20 @@ class WorldService:
                 self.bus = await connect(self.nats_settings)
                 self.endpoint = EnvEndpoint(self.pool, self.bus, self.metrics)
                 await self.endpoint.start()
+            if self.settings.adb_base_port is not None:
+                # The same Device objects and locks as the NATS endpoint: one device, one lock.
+                register = self.settings.adb_register
+                self.adb = AdbHub(
+                    [(slot.device, slot.lock) for slot in self.pool.slots],
+                    host=self.settings.host,
+                    base_port=self.settings.adb_base_port,
+                    register=parse_host_port(register) if register else None,
+                )
+                await self.adb.start()
             yield
         finally:
+            if self.adb is not None:
+                await self.adb.close()
             reaper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reaper

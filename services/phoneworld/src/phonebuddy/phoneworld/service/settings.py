@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 import socket
+from typing import Self
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -25,6 +26,11 @@ class WorldSettings(BaseSettings):
     screen_height: int = Field(default=2400, ge=200, le=8192)
     reap_interval_s: float = Field(default=1.0, gt=0)
     use_nats: bool = True
+    # ADB: device i listens on `host`, port adb_base_port + i (none: no ADB; ADB has no
+    # authentication here, so keep `host` on loopback or a private network); adb_register is an
+    # adb server's HOST:PORT that every device registers with so that `adb devices` lists it.
+    adb_base_port: int | None = Field(default=None, ge=1, le=65535)
+    adb_register: str | None = None
 
     @field_validator("instance_id")
     @classmethod
@@ -32,3 +38,22 @@ class WorldSettings(BaseSettings):
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,48}", value):
             raise ValueError("instance_id may hold only letters, digits, '-' and '_' (max 48)")
         return value
+
+    @field_validator("adb_register")
+    @classmethod
+    def _host_port(cls, value: str | None) -> str | None:
+        if value is not None:
+            from phonebuddy.phoneworld.adb.register import parse_host_port
+
+            parse_host_port(value)
+        return value
+
+    @model_validator(mode="after")
+    def _adb_ports_fit(self) -> Self:
+        if self.adb_base_port is not None and self.adb_base_port + self.devices - 1 > 65535:
+            raise ValueError(
+                f"adb_base_port {self.adb_base_port} + {self.devices} devices runs past port 65535"
+            )
+        if self.adb_register is not None and self.adb_base_port is None:
+            raise ValueError("adb_register needs adb_base_port (the devices' ADB ports)")
+        return self
