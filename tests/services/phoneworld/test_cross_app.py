@@ -8,8 +8,8 @@ from phonebuddy.phoneworld.tasks.base import TaskTemplate
 from phonebuddy.phoneworld.tasks.cross_app import TEMPLATES
 from phonebuddy.phoneworld.tasks.cross_app.schedule import TASK_MAIL_ID, TrainMailAlarm
 from phonebuddy.phoneworld.tasks.cross_app.sharing import ProductToChat
-from phonebuddy.phoneworld.tasks.cross_app.steps import MENU_COPY, MENU_PASTE, PERMISSION_ALLOW
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.tasks.cross_app.steps import MENU_COPY, MENU_PASTE
+from phonebuddy.phoneworld.tasks.oracle import PERMISSION_ALLOW, OracleUI
 from phonebuddy.phoneworld.tasks.registry import all_templates
 from phonebuddy.phoneworld.tasks.runner import evaluate, instantiate, start
 from phonebuddy.phoneworld.world import World

@@ -23,8 +23,17 @@ if TYPE_CHECKING:
     from phonebuddy.phoneworld.device import Device
 
 
+PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
+"""允许 in the system permission dialog an app may show on its first launch."""
+
+
 class OracleError(RuntimeError):
     """The scripted solution could not find what it expected on screen."""
+
+
+def texts(node: UINode) -> list[str]:
+    """The non-empty texts of a node and all below it, in drawing order."""
+    return [n.text for n in node.walk() if n.text]
 
 
 class OracleUI:
@@ -66,6 +75,18 @@ class OracleUI:
             raise OracleError(f"{what!r} is not on screen ({self.package})")
         return node
 
+    def node(self, id: str) -> UINode:
+        """The node with this id, which must be on screen (else OracleError)."""
+        return self._require(id, None, None)
+
+    def text_of(self, id: str) -> str:
+        """The text the node with this id shows; it must be on screen."""
+        return self.node(id).text
+
+    def texts_in(self, id: str) -> list[str]:
+        """The non-empty texts of the node with this id and all below it, in drawing order."""
+        return texts(self.node(id))
+
     def tap(
         self, id: str | None = None, *, text: str | None = None, contains: str | None = None
     ) -> Click:
@@ -78,6 +99,16 @@ class OracleUI:
 
     def open(self, app: str) -> Open:
         return Open(text=app)
+
+    def allow_permission(self) -> Iterator[Action]:
+        """Answer the system permission dialog with 允许, if one shows."""
+        if self.visible(PERMISSION_ALLOW):
+            yield self.tap(PERMISSION_ALLOW)
+
+    def open_app(self, app: str) -> Iterator[Action]:
+        """Open an app by its label and allow the permission it may ask for on first launch."""
+        yield self.open(app)
+        yield from self.allow_permission()
 
     def back(self) -> SystemButton:
         return SystemButton(button=SystemButtonName.BACK)

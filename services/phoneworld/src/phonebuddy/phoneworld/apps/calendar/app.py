@@ -15,6 +15,7 @@ from typing import Any
 from phonebuddy.phoneworld.app import App, Label, View, screen, tool
 from phonebuddy.phoneworld.interaction import Interaction, NoOp
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import BEIJING, local_date
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     BottomSheet,
@@ -32,7 +33,6 @@ from phonebuddy.phoneworld.ui.widgets import (
 )
 
 CALENDAR = "com.pw.calendar"
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 SEASON_START = dt.date(2026, 3, 1)
 SEASON_END = dt.date(2026, 4, 30)
 WEEKDAYS = ("一", "二", "三", "四", "五", "六", "日")
@@ -127,10 +127,6 @@ def parse_time(text: str) -> str | None:
 
 def date_text(day: dt.date) -> str:
     return f"{day.month}月{day.day}日 周{WEEKDAYS[day.weekday()]}"
-
-
-def today(clock: int) -> dt.date:
-    return dt.datetime.fromtimestamp(clock, BEIJING).date()
 
 
 def _hhmm(minutes: int) -> str:
@@ -256,7 +252,7 @@ class Calendar(App):
     def _validated(self, it: Interaction) -> dict[str, Any]:
         """The editor's fields as event values; a no-op with a toast if something is wrong."""
         title = it.field("title").strip()
-        day = parse_date(it.field("date"), today(it.clock).year)
+        day = parse_date(it.field("date"), local_date(it.clock).year)
         start, end = parse_time(it.field("start")), parse_time(it.field("end"))
         problem = None
         if not title:
@@ -320,7 +316,7 @@ class Calendar(App):
     # -- screens --------------------------------------------------------------------------------
     @screen("home")
     def home(self, v: View) -> Page:
-        now = today(v.os["clock"])
+        now = local_date(v.os["clock"])
         month = dt.date.fromisoformat(v.ui("month", now.isoformat()[:7]) + "-01")
         selected = dt.date.fromisoformat(v.ui("selected", now.isoformat()))
         previous = (month - dt.timedelta(days=1)).replace(day=1)
@@ -609,7 +605,7 @@ class Calendar(App):
     def create_event_tool(
         self, it: Interaction, title: str, date: str, start: str, end: str
     ) -> str:
-        day = parse_date(date, today(it.clock).year)
+        day = parse_date(date, local_date(it.clock).year)
         start_time, end_time = parse_time(start), parse_time(end)
         if not title.strip() or day is None or start_time is None or end_time is None:
             raise NoOp("create_event needs a title, a YYYY-MM-DD date and HH:MM times")

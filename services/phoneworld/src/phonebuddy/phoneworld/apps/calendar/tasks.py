@@ -15,15 +15,15 @@ from phonebuddy.phoneworld.apps.calendar.app import (
     SEASON_END,
     SEASON_START,
     date_text,
-    today,
 )
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import matches_text, matches_time
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
-from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
+from phonebuddy.phoneworld.ui.format import local_date
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction, Type, UINode
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
 NOTES = "com.pw.notes"
 EVENTS = f"apps/{CALENDAR}/events"
@@ -47,22 +47,6 @@ def date_zh(iso: str) -> str:
 
 def date_en(iso: str) -> str:
     return dt.date.fromisoformat(iso).strftime("%B %-d, %Y")
-
-
-def on_screen(ui: OracleUI, widget_id: str) -> UINode:
-    """A widget that must be on screen."""
-    node = ui.find(widget_id)
-    if node is None:
-        raise OracleError(f"{widget_id!r} is not on screen")
-    return node
-
-
-def shown_text(ui: OracleUI, widget_id: str) -> str:
-    return on_screen(ui, widget_id).text
-
-
-def texts(node: UINode) -> list[str]:
-    return [n.text for n in node.walk() if n.text]
 
 
 def _minutes(hhmm: str) -> int:
@@ -121,14 +105,14 @@ def show_day(ui: OracleUI, iso: str) -> Iterator[Action]:
     """On the month view: page to the day's month and select the day."""
     day = dt.date.fromisoformat(iso)
     while True:
-        shown = _MONTH_TITLE.match(shown_text(ui, "toolbar_title"))
+        shown = _MONTH_TITLE.match(ui.text_of("toolbar_title"))
         if shown is None:
             raise OracleError("the month view shows no month")
         month = (int(shown[1]), int(shown[2]))
         if month == (day.year, day.month):
             break
         yield ui.tap("next_month" if month < (day.year, day.month) else "prev_month")
-    if not shown_text(ui, "day_title").startswith(date_text(day)):
+    if not ui.text_of("day_title").startswith(date_text(day)):
         yield ui.tap(f"day_{iso}")
 
 
@@ -154,7 +138,7 @@ def open_event(ui: OracleUI, iso: str, title: str) -> Iterator[Action]:
 def replace_text(ui: OracleUI, field: str, text: str) -> Iterator[Action]:
     """Make an editor field hold `text`: scroll to it, clear it (which focuses it), type."""
     yield from ui.scroll_to(field)
-    current = shown_text(ui, field)
+    current = ui.text_of(field)
     if current == text:
         return
     if current:
@@ -181,7 +165,7 @@ def fill_event(ui: OracleUI, values: Params) -> Iterator[Action]:
 
 def shown_reminder(ui: OracleUI) -> int | None:
     """The reminder the editor's 提醒 row shows, in minutes before the start."""
-    row = on_screen(ui, "reminder")
+    row = ui.node("reminder")
     shown = next((t.removesuffix("›").strip() for t in texts(row) if t.endswith("›")), None)
     for value, label in REMINDERS:
         if label == shown:
@@ -341,7 +325,7 @@ class AskLocation(TaskTemplate):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_event(ui, params["date"], params["title"])
-        yield Answer(text=texts(on_screen(ui, "event_location"))[-1])
+        yield Answer(text=ui.texts_in("event_location")[-1])
 
 
 class AskStartTime(TaskTemplate):
@@ -460,7 +444,7 @@ class EventFromNote(TaskTemplate):
         yield ui.open("备忘录")
         yield from ui.scroll_to(text=params["note"])
         yield ui.tap(text=params["note"])
-        found = _MEETING.search(shown_text(ui, f"{NOTES}:id/note_body"))
+        found = _MEETING.search(ui.text_of(f"{NOTES}:id/note_body"))
         if found is None:
             raise OracleError("the note describes no meeting")
         date = dt.date(SEASON_START.year, int(found["month"]), int(found["day"])).isoformat()
@@ -488,7 +472,7 @@ class TomorrowToNote(TaskTemplate):
                 "end": _hhmm(start + 30)}  # fmt: skip
 
     def setup(self, it: Interaction, params: Params) -> None:
-        tomorrow = today(it.clock) + dt.timedelta(days=1)
+        tomorrow = local_date(it.clock) + dt.timedelta(days=1)
         it.app_data(CALENDAR)["events"].append(
             {"id": "evt-task", "title": params["title"], "date": tomorrow.isoformat(),
              "start": params["start"], "end": params["end"], "location": params["location"],
@@ -504,7 +488,7 @@ class TomorrowToNote(TaskTemplate):
         )
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        tomorrow = (today(diff.before["os"]["clock"]) + dt.timedelta(days=1)).isoformat()
+        tomorrow = (local_date(diff.before["os"]["clock"]) + dt.timedelta(days=1)).isoformat()
         first = min((e for e in diff.value_before(EVENTS) if e["date"] == tomorrow),
                     key=lambda e: e["start"])  # fmt: skip
         added = diff.added(NOTES_LIST)

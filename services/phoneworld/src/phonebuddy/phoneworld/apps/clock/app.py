@@ -16,6 +16,7 @@ from typing import Any
 from phonebuddy.phoneworld.app import App, Label, View, screen, tool
 from phonebuddy.phoneworld.interaction import Interaction, NoOp
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import local_time
 from phonebuddy.phoneworld.ui.theme import AppTheme
 from phonebuddy.phoneworld.ui.widgets import (
     Button,
@@ -37,7 +38,6 @@ from phonebuddy.phoneworld.ui.widgets import (
 )
 
 CLOCK = "com.pw.clock"
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 BEIJING_OFFSET_MINUTES = 480
 WEEKDAYS = ("一", "二", "三", "四", "五", "六", "日")  # Monday first, as datetime.weekday()
 WORKDAYS = [0, 1, 2, 3, 4]
@@ -140,10 +140,6 @@ def until_text(minutes: int) -> str:
     return " ".join(f"{value} {unit}" for value, unit in parts)
 
 
-def local_now(clock: int) -> dt.datetime:
-    return dt.datetime.fromtimestamp(clock, BEIJING)
-
-
 def minutes_until(now: dt.datetime, alarm: dict[str, Any]) -> int:
     """Minutes from `now` until the alarm next rings (on one of its repeat days, if any)."""
     start = now.replace(second=0, microsecond=0)
@@ -227,7 +223,7 @@ class Clock(App):
 
     @staticmethod
     def _ring_toast(it: Interaction, alarm: dict[str, Any]) -> str:
-        return f"闹钟将在 {until_text(minutes_until(local_now(it.clock), alarm))}后响铃"
+        return f"闹钟将在 {until_text(minutes_until(local_time(it.clock), alarm))}后响铃"
 
     @staticmethod
     def editor_time(it: Interaction | View) -> tuple[int, int]:
@@ -353,7 +349,7 @@ class Clock(App):
 
     def _alarm_tab(self, v: View) -> tuple[list[Widget | None], list[IconButton]]:
         alarms = sorted(v.data["alarms"], key=lambda a: (a["hour"], a["minute"]))
-        now = local_now(v.os["clock"])
+        now = local_time(v.os["clock"])
         enabled = [a for a in alarms if a["enabled"]]
         if enabled:
             summary = f"{until_text(min(minutes_until(now, a) for a in enabled))}后响铃"
@@ -417,7 +413,7 @@ class Clock(App):
         )
 
     def _world_tab(self, v: View) -> tuple[list[Widget | None], list[IconButton]]:
-        now = local_now(v.os["clock"])
+        now = local_time(v.os["clock"])
         cities = {c["id"]: c for c in v.content["cities"]}
         body: list[Widget | None] = [
             Text(now.strftime("%H:%M"), size=120, bold=True, align="center", padding=30),

@@ -22,14 +22,13 @@ from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction, Type, UINode
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
 NOTES = "com.pw.notes"
 ALARMS = f"apps/{CLOCK}/alarms"
 WORLD_CLOCKS = f"apps/{CLOCK}/world_clocks"
 TIMER = f"apps/{CLOCK}/timer"
 TASK_ALARM = "alarm-task"
-PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
 EN_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 # Repeat patterns of two or more days, as people ask for them.
 REPEATS = (WORKDAYS, WEEKEND, [0, 2, 4], [1, 3], [0, 3], [5])
@@ -60,23 +59,9 @@ def repeat_en(days: list[int]) -> str:
     return "every " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
 
 
-def on_screen(ui: OracleUI, widget_id: str) -> UINode:
-    """A widget that must be on screen."""
-    node = ui.find(widget_id)
-    if node is None:
-        raise OracleError(f"{widget_id!r} is not on screen")
-    return node
-
-
-def shown_text(ui: OracleUI, widget_id: str) -> str:
-    return on_screen(ui, widget_id).text
-
-
 def open_clock(ui: OracleUI) -> Iterator[Action]:
     """Open the Clock app, allowing its notification permission if it asks."""
-    yield ui.open("时钟")
-    if ui.visible(PERMISSION_ALLOW):
-        yield ui.tap(PERMISSION_ALLOW)
+    yield from ui.open_app("时钟")
 
 
 def alarm_widget_id(ui: OracleUI, hour: int, minute: int) -> str:
@@ -364,7 +349,7 @@ class StartTimer(TaskTemplate):
         yield from open_clock(ui)
         yield ui.tap("tab_timer")
         target = params["minutes"]
-        current = int(shown_text(ui, "timer_display").split(":")[0])
+        current = int(ui.text_of("timer_display").split(":")[0])
         preset = min(TIMER_PRESETS, key=lambda p: abs(p - target))
         if abs(preset - target) < abs(current - target):
             yield ui.tap(f"preset_{preset}")
@@ -414,7 +399,7 @@ class AskEarliestAlarm(TaskTemplate):
         for node in ui.find_all():  # rows are sorted by time
             alarm_id = node.resource_id.partition(f"{CLOCK}:id/switch_")[2]
             if alarm_id and node.checked:
-                row = on_screen(ui, f"alarm_{alarm_id}")
+                row = ui.node(f"alarm_{alarm_id}")
                 yield Answer(text=next(n.text for n in row.walk() if n.text))
                 return
         raise OracleError("no enabled alarm on screen")
@@ -454,7 +439,7 @@ class AskTimeDifference(TaskTemplate):
         yield from open_clock(ui)
         yield ui.tap("tab_world")
         yield from ui.scroll_to(f"offset_{params['city']}")
-        said = shown_text(ui, f"offset_{params['city']}")  # e.g. '今天，晚8小时'
+        said = ui.text_of(f"offset_{params['city']}")  # e.g. '今天，晚8小时'
         hours = numbers_in(said.partition("，")[2])
         if not hours:
             raise OracleError(f"cannot read the time difference from {said!r}")
@@ -509,7 +494,7 @@ class AlarmFromNote(TaskTemplate):
         yield ui.open("备忘录")
         yield from ui.scroll_to(text=params["note"])
         yield ui.tap(text=params["note"])
-        found = _WAKE_TIME.search(shown_text(ui, f"{NOTES}:id/note_body"))
+        found = _WAKE_TIME.search(ui.text_of(f"{NOTES}:id/note_body"))
         if found is None:
             raise OracleError("the note has no wake-up time")
         hour, minute = (int(part) for part in found[1].split(":"))

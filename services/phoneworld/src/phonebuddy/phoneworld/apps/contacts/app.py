@@ -10,7 +10,6 @@ three communication apps share (phone-number formatting, looking a number up, ti
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import random
 from typing import Any
@@ -19,6 +18,7 @@ from phonebuddy.phoneworld.app import App, Label, View, screen, tool
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.state import clone
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import local_time
 from phonebuddy.phoneworld.ui.theme import AppTheme
 from phonebuddy.phoneworld.ui.widgets import (
     Button,
@@ -44,7 +44,6 @@ MESSAGES = "com.pw.messages"
 
 GROUPS = ("家人", "同事", "朋友")
 FAVOURITE_COLOUR = (255, 193, 7)
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 
 # -- the roster --------------------------------------------------------------------------------
 
@@ -214,10 +213,6 @@ def sort_key(name: str) -> tuple[int, str, str]:
 def section_letter(name: str) -> str:
     first = pinyin(name)[:1]
     return first.upper() if first.isascii() and first.isalpha() else "#"
-
-
-def local_time(timestamp: int) -> dt.datetime:
-    return dt.datetime.fromtimestamp(timestamp, BEIJING)
 
 
 def day_start(timestamp: int) -> int:

@@ -24,6 +24,7 @@ from phonebuddy.phoneworld.apps.food.content import (
 from phonebuddy.phoneworld.device import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import BEIJING, minute_of_day
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     AppBar,
@@ -49,7 +50,6 @@ from phonebuddy.phoneworld.ui.widgets import (
 )
 
 FOOD_PACKAGE = "com.pw.food"
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 PRICE_RED: Color = (255, 77, 43)
 CART_BAR: Color = (51, 51, 51)
 AMBER: Color = (255, 170, 0)
@@ -83,11 +83,6 @@ def clock_text(epoch: int) -> str:
 
 def date_text(epoch: int) -> str:
     return dt.datetime.fromtimestamp(epoch, BEIJING).strftime("%m-%d %H:%M")
-
-
-def minute_of_day(epoch: int) -> int:
-    moment = dt.datetime.fromtimestamp(epoch, BEIJING)
-    return moment.hour * 60 + moment.minute
 
 
 def _minutes(hhmm: str) -> int:

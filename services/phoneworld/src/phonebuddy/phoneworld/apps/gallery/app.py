@@ -17,6 +17,7 @@ from phonebuddy.phoneworld.app import App, Label, View, screen
 from phonebuddy.phoneworld.device import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import BEIJING, full_time, local_time
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     BottomSheet,
@@ -39,7 +40,6 @@ from phonebuddy.phoneworld.ui.widgets import (
 )
 
 GALLERY_PACKAGE = "com.pw.gallery"
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 MI_ORANGE: Color = (255, 105, 0)
 VIEWER_BLACK: Color = (16, 16, 16)
 SELECTED_TINT: Color = (255, 138, 61)
@@ -120,18 +120,9 @@ Photo = Mapping[str, Any]
 # -- formatting ----------------------------------------------------------------------------------
 
 
-def local_time(epoch: int) -> dt.datetime:
-    return dt.datetime.fromtimestamp(epoch, BEIJING)
-
-
 def day_heading(epoch: int) -> str:
     t = local_time(epoch)
     return f"{t.year}年{t.month}月{t.day}日"
-
-
-def full_time(epoch: int) -> str:
-    t = local_time(epoch)
-    return f"{t.year}年{t.month}月{t.day}日 {t.hour:02d}:{t.minute:02d}"
 
 
 def file_size(kb: int) -> str:

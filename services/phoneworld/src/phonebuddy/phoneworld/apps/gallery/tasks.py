@@ -19,15 +19,13 @@ from phonebuddy.phoneworld.apps.mail.tasks import (
     NOTES_LIST,
     NOTES_PACKAGE,
     PEOPLE,
-    PERMISSION_ALLOW,
     check_sent_mail,
-    launch,
     new_note,
-    read_text,
 )
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, normalize
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, one_added
+from phonebuddy.phoneworld.tasks.expect import one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
@@ -69,7 +67,7 @@ def has_clear_place(world: World, photo: Photo) -> bool:
 
 
 def launch_gallery(ui: OracleUI) -> Iterator[Action]:
-    yield from launch(ui, "相册")
+    yield from ui.open_app("相册")
     if ui.visible("cloud_later"):
         yield ui.tap("cloud_later")
 
@@ -88,7 +86,7 @@ def open_photo(ui: OracleUI, params: Params) -> Iterator[Action]:
 
 
 def place_shown(ui: OracleUI) -> str:
-    return read_text(ui, "photo_place").removeprefix("地点：")
+    return ui.text_of("photo_place").removeprefix("地点：")
 
 
 def rename_in_dialog(ui: OracleUI, field: str, name: str) -> Iterator[Action]:
@@ -424,7 +422,7 @@ class CountAlbum(TaskTemplate):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_album(ui, params["album"])
-        found = re.search(r"\d+", read_text(ui, "photo_count"))
+        found = re.search(r"\d+", ui.text_of("photo_count"))
         if found is None:
             raise OracleError("no photo count on screen")
         yield Answer(text=found.group())
@@ -515,11 +513,9 @@ class PlaceToNote(TaskTemplate):
         )
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        note, problems = one_added(diff, NOTES_LIST, "note")
+        note, problems = one_new_note(diff, params["title"])
         if note is None:
             return problems
-        if note["title"] != params["title"]:
-            problems.append(f"note title is {note['title']!r}, expected {params['title']!r}")
         if not matches_text(note["body"], params["place"], spot(params["place"])):
             problems.append(f"note body {note['body']!r} does not name {params['place']}")
         return problems
@@ -569,8 +565,7 @@ class MailPhoto(TaskTemplate):
         yield from open_photo(ui, params)
         yield ui.tap("share")
         yield ui.tap(SHARE_TO.format("mail"))
-        if ui.visible(PERMISSION_ALLOW):
-            yield ui.tap(PERMISSION_ALLOW)
+        yield from ui.allow_permission()
         yield from ui.type_into("to", params["to"])
         yield from ui.type_into("subject", params["subject"])
         yield ui.tap("send")

@@ -17,6 +17,7 @@ from phonebuddy.phoneworld.app import App, Label, View, screen, tool
 from phonebuddy.phoneworld.device import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import full_time, local_time
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     BottomSheet,
@@ -38,7 +39,6 @@ from phonebuddy.phoneworld.ui.widgets import (
 MAIL_PACKAGE = "com.pw.mail"
 ME_NAME = "林晓"
 ME_ADDRESS = "linxiao@qq.com"
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 QQ_BLUE: Color = (18, 110, 235)
 UNREAD_DOT: Color = (18, 110, 235)
 STAR_GOLD: Color = (255, 193, 7)
@@ -66,15 +66,6 @@ Mail = Mapping[str, Any]
 
 
 # -- time formatting -----------------------------------------------------------------------------
-
-
-def local_time(epoch: int) -> dt.datetime:
-    return dt.datetime.fromtimestamp(epoch, BEIJING)
-
-
-def full_time(epoch: int) -> str:
-    t = local_time(epoch)
-    return f"{t.year}年{t.month}月{t.day}日 {t.hour:02d}:{t.minute:02d}"
 
 
 def list_time(epoch: int, now: int) -> str:

@@ -24,6 +24,7 @@ from phonebuddy.phoneworld.tasks.answers import (
 )
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
+from phonebuddy.phoneworld.tasks.expect import one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
@@ -32,7 +33,6 @@ NOTES_PACKAGE = "com.pw.notes"
 NOTES_LIST = f"apps/{NOTES_PACKAGE}/notes"
 MAILS = f"apps/{MAIL_PACKAGE}/mails"
 FOLDERS = f"apps/{MAIL_PACKAGE}/folders"
-PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
 SERVICE_ADDRESSES = frozenset(address for _, address in SERVICES.values())
 PEOPLE = tuple((name, address) for name, address, _ in CONTACTS if name != "人力资源部")
 MONTHS_EN = (
@@ -92,33 +92,19 @@ def says_date_time(text: str | None, facts: Mapping[str, Any]) -> bool:
 # -- oracle helpers -----------------------------------------------------------------------------
 
 
-def launch(ui: OracleUI, app: str) -> Iterator[Action]:
-    """Open an app and allow what it asks for on first launch."""
-    yield ui.open(app)
-    if ui.visible(PERMISSION_ALLOW):
-        yield ui.tap(PERMISSION_ALLOW)
-
-
 def open_mail(ui: OracleUI, folder: str, subject: str) -> Iterator[Action]:
-    yield from launch(ui, "邮件")
+    yield from ui.open_app("邮件")
     yield ui.tap(f"folder_{folder}")
     yield from ui.scroll_to(text=subject)
     yield ui.tap(text=subject)
 
 
 def search_mail(ui: OracleUI, keyword: str, subject: str) -> Iterator[Action]:
-    yield from launch(ui, "邮件")
+    yield from ui.open_app("邮件")
     yield ui.tap("search_bar")
     yield from ui.type_into("q", keyword)
     yield from ui.scroll_to(text=subject)
     yield ui.tap(text=subject)
-
-
-def read_text(ui: OracleUI, widget_id: str) -> str:
-    node = ui.find(widget_id)
-    if node is None:
-        raise OracleError(f"{widget_id!r} is not on screen")
-    return node.text
 
 
 def compose(ui: OracleUI, to: str, subject: str, body: str) -> Iterator[Action]:
@@ -209,7 +195,7 @@ class SendMail(TaskTemplate):
         )
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield from launch(ui, "邮件")
+        yield from ui.open_app("邮件")
         yield from compose(ui, params["to"], params["subject"], params["body"])
 
 
@@ -433,7 +419,7 @@ class FileSenderMails(TaskTemplate):
         return problems + expect_changes(diff, MAILS, moves)
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield from launch(ui, "邮件")
+        yield from ui.open_app("邮件")
         yield ui.tap("new_folder")
         yield from ui.type_into("folder_name", params["folder_name"])
         yield ui.tap("create_folder")
@@ -485,7 +471,7 @@ class AskSender(TaskTemplate):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from search_mail(ui, params["topic"], params["subject"])
-        yield Answer(text=read_text(ui, "sender_name"))
+        yield Answer(text=ui.text_of("sender_name"))
 
 
 class AskMeetingTime(TaskTemplate):
@@ -522,7 +508,7 @@ class AskMeetingTime(TaskTemplate):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mail(ui, "inbox", params["subject"])
-        found = DATE_TIME.search(read_text(ui, "mail_body"))
+        found = DATE_TIME.search(ui.text_of("mail_body"))
         if found is None:
             raise OracleError("no date and time in the mail")
         month, day, hour, minute = found.groups()
@@ -564,7 +550,7 @@ class AskTrain(TaskTemplate):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from search_mail(ui, params["facts"]["destination"], params["subject"])
-        body = read_text(ui, "mail_body")
+        body = ui.text_of("mail_body")
         found = re.search(r"([GDCKZT]\d+) 次列车.*?(\d{2}:\d{2}) 开", body, re.S)
         if found is None:
             raise OracleError("no train in the mail")
@@ -600,7 +586,7 @@ class CountUnread(TaskTemplate):
         return "99"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield from launch(ui, "邮件")
+        yield from ui.open_app("邮件")
         inbox = ui.find("folder_inbox")
         if inbox is None:
             raise OracleError("the inbox is not on screen")
@@ -635,18 +621,16 @@ class AddressToNote(TaskTemplate):
         )
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        note, problems = one_added(diff, NOTES_LIST, "note")
+        note, problems = one_new_note(diff, params["title"])
         if note is None:
             return problems
-        if note["title"] != params["title"]:
-            problems.append(f"note title is {note['title']!r}, expected {params['title']!r}")
         if normalize(params["address"]) not in normalize(note["body"]):
             problems.append(f"note body {note['body']!r} lacks the address")
         return problems
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mail(ui, "inbox", params["subject"])
-        found = re.search(r"收货地址：(.+)", read_text(ui, "mail_body"))
+        found = re.search(r"收货地址：(.+)", ui.text_of("mail_body"))
         if found is None:
             raise OracleError("no address in the mail")
         yield from new_note(ui, params["title"], found.group(1).strip())
@@ -672,11 +656,9 @@ class MeetingToNote(TaskTemplate):
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         facts = params["facts"]
-        note, problems = one_added(diff, NOTES_LIST, "note")
+        note, problems = one_new_note(diff, facts["topic"])
         if note is None:
             return problems
-        if note["title"] != facts["topic"]:
-            problems.append(f"note title is {note['title']!r}, expected {facts['topic']!r}")
         if not says_date_time(note["body"], facts):
             problems.append(f"note body {note['body']!r} lacks the date and time")
         if not matches_text(note["body"], facts["place"]):
@@ -685,7 +667,7 @@ class MeetingToNote(TaskTemplate):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mail(ui, "inbox", params["subject"])
-        body = read_text(ui, "mail_body")
+        body = ui.text_of("mail_body")
         when, where = DATE_TIME.search(body), MEETING_PLACE.search(body)
         if when is None or where is None:
             raise OracleError("no date, time or place in the mail")
@@ -736,8 +718,8 @@ class NoteToMail(TaskTemplate):
         yield ui.open("备忘录")
         yield from ui.scroll_to(text=params["title"])
         yield ui.tap(text=params["title"])
-        body = read_text(ui, "note_body")
-        yield from launch(ui, "邮件")
+        body = ui.text_of("note_body")
+        yield from ui.open_app("邮件")
         yield from compose(ui, params["to"], params["title"], body)
 
 

@@ -14,6 +14,7 @@ from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import matches_text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.expect import one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
@@ -397,13 +398,9 @@ class CodeToNote(TaskTemplate):
         )
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        added = diff.added(NOTES_LIST)
-        if len(added) != 1:
-            return [f"expected one new note, found {len(added)}"]
-        note = added[0]
-        problems = []
-        if note["title"] != params["title"]:
-            problems.append(f"the note is titled {note['title']!r}, expected {params['title']!r}")
+        note, problems = one_new_note(diff, params["title"])
+        if note is None:
+            return problems
         if note["body"].strip() != params["code"]:
             problems.append(f"the note says {note['body']!r}, expected {params['code']!r}")
         return problems

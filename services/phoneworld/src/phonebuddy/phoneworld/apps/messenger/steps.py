@@ -21,7 +21,6 @@ MESSENGER = PACKAGE
 NOTES = "com.pw.notes"
 ROOT = f"apps/{MESSENGER}"
 MESSAGES = f"{ROOT}/messages"
-PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
 PAY_CONFIRM = f"{WALLET}:id/pay_confirm"
 # First-use prompts of the mini-programs: an agent may answer them either way.
 FRICTION = (
@@ -106,9 +105,7 @@ def times_mentioned(answer: str | None) -> int:
 
 def open_messenger(ui: OracleUI) -> Iterator[Action]:
     """Bring the messenger up on its home screen (it reopens where it was left)."""
-    yield ui.open("微信")
-    if ui.visible(PERMISSION_ALLOW):
-        yield ui.tap(PERMISSION_ALLOW)
+    yield from ui.open_app("微信")
     for _ in range(12):
         if ui.visible("tab_chats"):
             return

@@ -29,6 +29,7 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, matches_time
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
+from phonebuddy.phoneworld.tasks.expect import one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import WALLET_BALANCE
 from phonebuddy.phoneworld.world import World
@@ -400,11 +401,9 @@ class SaveAddressToNote(MessengerTemplate):
         )
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        note, problems = one_added(diff, NOTES_LIST, "note")
+        note, problems = one_new_note(diff, params["title"])
         if note is None:
             return problems
-        if note["title"] != params["title"]:
-            problems.append(f"the note is titled {note['title']!r}")
         if params["address"] not in note["body"]:
             problems.append(f"the note does not hold the address {params['address']!r}")
         return problems

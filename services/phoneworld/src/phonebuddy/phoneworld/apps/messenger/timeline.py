@@ -7,12 +7,10 @@ far shorter than a day, so the moment the episode began is recoverable from the 
 
 from __future__ import annotations
 
-import datetime as dt
-
 from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.ui.format import local_time
 
 DAY = 86400
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 WEEKDAYS = ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日")
 
 
@@ -26,16 +24,12 @@ def seeded_time(ago: int, clock: int) -> int:
     return episode_start(clock) - ago
 
 
-def local(t: int) -> dt.datetime:
-    return dt.datetime.fromtimestamp(t, BEIJING)
-
-
 def hhmm(t: int) -> str:
-    return local(t).strftime("%H:%M")
+    return local_time(t).strftime("%H:%M")
 
 
 def _days_between(earlier: int, later: int) -> int:
-    return (local(later).date() - local(earlier).date()).days
+    return (local_time(later).date() - local_time(earlier).date()).days
 
 
 def list_label(t: int, now: int) -> str:
@@ -46,8 +40,8 @@ def list_label(t: int, now: int) -> str:
     if days == 1:
         return "昨天"
     if days < 7:
-        return WEEKDAYS[local(t).weekday()]
-    return f"{local(t).month}月{local(t).day}日"
+        return WEEKDAYS[local_time(t).weekday()]
+    return f"{local_time(t).month}月{local_time(t).day}日"
 
 
 def chat_label(t: int, now: int) -> str:
@@ -58,8 +52,8 @@ def chat_label(t: int, now: int) -> str:
     if days == 1:
         return f"昨天 {hhmm(t)}"
     if days < 7:
-        return f"{WEEKDAYS[local(t).weekday()]} {hhmm(t)}"
-    return f"{local(t).month}月{local(t).day}日 {hhmm(t)}"
+        return f"{WEEKDAYS[local_time(t).weekday()]} {hhmm(t)}"
+    return f"{local_time(t).month}月{local_time(t).day}日 {hhmm(t)}"
 
 
 def moment_label(t: int, now: int) -> str:

@@ -24,9 +24,10 @@ from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
-from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.tasks.expect import one_new_note
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction, Type, UINode
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
 NOTES = "com.pw.notes"
 ROOT = f"apps/{MUSIC}"
@@ -76,17 +77,6 @@ def add_task_playlist(it: Interaction, params: Params) -> None:
 
 
 # -- oracle steps ----------------------------------------------------------------------------------
-def on_screen(ui: OracleUI, widget_id: str) -> UINode:
-    node = ui.find(widget_id)
-    if node is None:
-        raise OracleError(f"{widget_id!r} is not on screen")
-    return node
-
-
-def texts(node: UINode) -> list[str]:
-    return [n.text for n in node.walk() if n.text]
-
-
 def back_home(ui: OracleUI) -> Iterator[Action]:
     """Back (hiding the keyboard first, if it is up) until the home screen shows."""
     for _ in range(8):
@@ -347,7 +337,7 @@ class SetPlayMode(MusicTemplate):
         yield from open_music(ui)
         yield ui.tap("mini_player")
         for _ in MODES:
-            if on_screen(ui, "play_mode").text == MODE_LABELS[params["mode"]]:
+            if ui.text_of("play_mode") == MODE_LABELS[params["mode"]]:
                 return
             yield ui.tap("play_mode")
         raise OracleError(f"the play mode never showed {params['mode']!r}")
@@ -374,7 +364,7 @@ class PlaylistCount(_WithTaskPlaylist):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_playlist(ui, TASK_PLAYLIST)
-        shown = on_screen(ui, "list_subtitle").text  # '6首 · 由我创建'
+        shown = ui.text_of("list_subtitle")  # '6首 · 由我创建'
         yield Answer(text=shown.partition("首")[0] + "首")
 
 
@@ -405,7 +395,7 @@ class WhoSings(MusicTemplate):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_music(ui)
         yield from find_song(ui, params)
-        subtitle = texts(on_screen(ui, f"song_{params['song']}"))[1]  # 'VIP · 歌手 - 专辑'
+        subtitle = ui.texts_in(f"song_{params['song']}")[1]  # 'VIP · 歌手 - 专辑'
         yield Answer(text=subtitle.removeprefix("VIP · ").split(" - ")[0])
 
 
@@ -445,7 +435,7 @@ class ShareNowPlaying(MusicTemplate):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_music(ui)
         yield ui.tap("mini_player")
-        title, artist = on_screen(ui, "now_title").text, on_screen(ui, "now_artist").text
+        title, artist = ui.text_of("now_title"), ui.text_of("now_artist")
         yield from open_private_chat(ui, params["name"], params["friend"])
         yield from ui.type_into("input", f"我在听《{title}》- {artist}，超好听")
         yield ui.tap("send")
@@ -467,13 +457,9 @@ class PlaylistToNote(_WithTaskPlaylist):
         )
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        added = diff.added(NOTES_LIST)
-        if len(added) != 1:
-            return [f"expected one new note, found {len(added)}"]
-        note = added[0]
-        problems = []
-        if note["title"].strip() != params["playlist_name"]:
-            problems.append(f"the note is titled {note['title']!r}")
+        note, problems = one_new_note(diff, params["playlist_name"])
+        if note is None:
+            return problems
         missing = [
             s["title"] for s in params["songs"] if not matches_text(note["body"], s["title"])
         ]

@@ -10,6 +10,7 @@ from phonebuddy.phoneworld.apps.notes.app import NOTES_ON_NEW_DEVICE, SEED_NOTES
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.expect import one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
@@ -59,13 +60,9 @@ class CreateNote(TaskTemplate):
         )
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        added = diff.added(NOTES_LIST)
-        if len(added) != 1:
-            return [f"expected one new note, found {len(added)}"]
-        note = added[0]
-        problems = []
-        if note["title"] != params["title"]:
-            problems.append(f"title is {note['title']!r}, expected {params['title']!r}")
+        note, problems = one_new_note(diff, params["title"])
+        if note is None:
+            return problems
         if note["body"].strip() != params["body"]:
             problems.append(f"body is {note['body']!r}, expected {params['body']!r}")
         return problems

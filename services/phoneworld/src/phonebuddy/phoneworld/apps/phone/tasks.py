@@ -33,7 +33,6 @@ from phonebuddy.protocol import Action, Answer, Category, Instruction
 
 NOTES = "com.pw.notes"
 CALLS = f"apps/{PHONE}/calls"
-PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
 NOTE_NUMBERS = (
     ("物业电话", "物业前台", "the building management"),
     ("空调维修", "维修师傅", "the air-conditioner repairman"),
@@ -78,9 +77,7 @@ def check_one_call(diff: StateDiff, number: str) -> list[str]:
 
 
 def open_phone(ui: OracleUI) -> Iterator[Action]:
-    yield ui.open("电话")
-    if ui.visible(PERMISSION_ALLOW):
-        yield ui.tap(PERMISSION_ALLOW)
+    yield from ui.open_app("电话")
 
 
 def call_rows(ui: OracleUI) -> list[tuple[str, str, str, str]]:

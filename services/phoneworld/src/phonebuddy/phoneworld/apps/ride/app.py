@@ -28,6 +28,7 @@ from phonebuddy.phoneworld.apps.ride.content import (
 from phonebuddy.phoneworld.device import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import BEIJING, yuan_short
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     AppBar,
@@ -47,7 +48,6 @@ from phonebuddy.phoneworld.ui.widgets import (
 )
 
 RIDE_PACKAGE = "com.pw.ride"
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 ORANGE: Color = (255, 102, 0)
 PALE_ORANGE: Color = (255, 240, 229)
 MAP_GREEN: Color = (120, 170, 140)
@@ -60,10 +60,6 @@ PHASE_TEXT = {
     "paid": "行程已完成",
     "cancelled": "行程已取消",
 }
-
-
-def money(cents: int) -> str:
-    return f"¥{cents / 100:.1f}" if cents % 100 else f"¥{cents // 100}"
 
 
 def date_text(epoch: int) -> str:
@@ -291,7 +287,7 @@ class Ride(App):
                 ListItem(
                     f"{trip['from']} → {trip['to']}",
                     subtitle=f"{date_text(trip['requested_at'])} · {trip['car_type']}",
-                    trailing=f"{PHASE_TEXT[phase][-3:]} {money(trip['fare_cents'])}",
+                    trailing=f"{PHASE_TEXT[phase][-3:]} {yuan_short(trip['fare_cents'])}",
                     leading=trip["car_type"][:1],
                     leading_color=ORANGE,
                     on_tap=v.go("trip", trip_id=trip["id"]),
@@ -396,7 +392,7 @@ class Ride(App):
                                 ]
                             ),
                             Text(
-                                f"预估{money(fare_cents(car, km))}",
+                                f"预估{yuan_short(fare_cents(car, km))}",
                                 size=44,
                                 bold=True,
                                 color=ORANGE,
@@ -459,7 +455,7 @@ class Ride(App):
             "pickup": f"预计{minutes}分钟后到达上车点，请提前到路边等候",
             "riding": f"距{trip['to']}还有约{minutes}分钟",
             "arrived": "请确认费用并完成支付",
-            "paid": f"已支付 {money(trip['fare_cents'])}，感谢乘坐",
+            "paid": f"已支付 {yuan_short(trip['fare_cents'])}，感谢乘坐",
             "cancelled": "本次行程未产生费用",
         }[phase]
         driver = trip["driver"]
@@ -473,7 +469,7 @@ class Ride(App):
         if phase == "arrived":
             actions.append(
                 Button(
-                    f"确认支付 {money(trip['fare_cents'])}",
+                    f"确认支付 {yuan_short(trip['fare_cents'])}",
                     v.do(self.pay_trip, trip["id"]),
                     id="pay_trip",
                 )
@@ -528,7 +524,7 @@ class Ride(App):
                             color=theme.TEXT_SECONDARY,
                         ),
                         Text(
-                            f"{fare_label} {money(trip['fare_cents'])}",
+                            f"{fare_label} {yuan_short(trip['fare_cents'])}",
                             size=48,
                             bold=True,
                             color=ORANGE,
@@ -566,5 +562,5 @@ class Ride(App):
         trip = self.request_ride(it, matches[0]["id"], car.key)  # type: ignore[union-attr]
         return (
             f"{trip['car_type']}已呼叫：{trip['driver']['name']} {trip['driver']['plate']}，"
-            f"预估{money(trip['fare_cents'])}"
+            f"预估{yuan_short(trip['fare_cents'])}"
         )

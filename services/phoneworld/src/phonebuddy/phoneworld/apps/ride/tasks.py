@@ -7,13 +7,14 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.ride.app import RIDE_PACKAGE, SAVED, money, new_trip
+from phonebuddy.phoneworld.apps.ride.app import RIDE_PACKAGE, SAVED, new_trip
 from phonebuddy.phoneworld.apps.ride.content import CAR_BY_NAME, distance_km, fare_cents
 from phonebuddy.phoneworld.tasks.answers import matches_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
+from phonebuddy.phoneworld.ui.format import yuan_short
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Wait
 
@@ -67,10 +68,7 @@ def check_paid_trip(diff: StateDiff, params: Params) -> list[str]:
 
 # -- oracle helpers ----------------------------------------------------------------------------
 def open_ride(ui: OracleUI) -> Iterator[Action]:
-    yield ui.open("打车")
-    allow = "com.android.systemui:id/permission_allow"
-    if ui.visible(allow):
-        yield ui.tap(allow)
+    yield from ui.open_app("打车")
 
 
 def search_place(ui: OracleUI, entry: str, place: str, place_id: str) -> Iterator[Action]:
@@ -291,7 +289,7 @@ class FareEstimate(TaskTemplate):
         return [] if matches_number(answer, fare) else [f"answer {answer!r} is not {fare}"]
 
     def wrong_answer(self, params: Params) -> str:
-        return money(params["fare_cents"] + 500)
+        return yuan_short(params["fare_cents"] + 500)
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_ride(ui)
@@ -341,7 +339,7 @@ class LastTripFare(TaskTemplate):
         return [] if matches_number(answer, fare) else [f"answer {answer!r} is not {fare}"]
 
     def wrong_answer(self, params: Params) -> str:
-        return money(params["older_fare_cents"])
+        return yuan_short(params["older_fare_cents"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_ride(ui)

@@ -19,9 +19,9 @@ from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
-from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction, Type, UINode
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
 NOTES = "com.pw.notes"
 WIFI = f"apps/{SETTINGS}/wifi"
@@ -66,17 +66,6 @@ def expect_setting(diff: StateDiff, key: str, expected: Any) -> list[str]:
     return [] if value == expected else [f"{key} is {value!r}, expected {expected!r}"]
 
 
-def texts(node: UINode) -> list[str]:
-    return [n.text for n in node.walk() if n.text]
-
-
-def node_texts(ui: OracleUI, widget_id: str) -> list[str]:
-    node = ui.find(widget_id)
-    if node is None:
-        raise OracleError(f"{widget_id!r} is not on screen")
-    return texts(node)
-
-
 def switch_to(ui: OracleUI, key: str, on: bool) -> Iterator[Action]:
     """From the Settings home: open the setting's page and flip it if it is not `on` yet."""
     switch = SWITCHES[key]
@@ -92,7 +81,7 @@ def switch_to(ui: OracleUI, key: str, on: bool) -> Iterator[Action]:
 def step_level_to(ui: OracleUI, key: str, target: int) -> Iterator[Action]:
     """On a page with the level's −/+ stepper: tap until it shows `target`."""
     while True:
-        current = int(node_texts(ui, f"{key}_value")[0].rstrip("%"))
+        current = int(ui.texts_in(f"{key}_value")[0].rstrip("%"))
         if current == target:
             return
         yield ui.tap(f"{key}_up" if current < target else f"{key}_down")
@@ -357,7 +346,7 @@ class AskBrightness(TaskTemplate):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("设置")
         yield ui.tap("display")
-        yield Answer(text=node_texts(ui, "brightness_value")[0])
+        yield Answer(text=ui.texts_in("brightness_value")[0])
 
 
 # about-page field: (list item id, zh question, en question, a value no device has)
@@ -404,7 +393,7 @@ class AboutPhone(TaskTemplate):
         yield ui.tap("about")
         item = ABOUT_QUESTIONS[params["field"]][0]
         yield from ui.scroll_to(item)
-        yield Answer(text=node_texts(ui, item)[-1])
+        yield Answer(text=ui.texts_in(item)[-1])
 
 
 class AskConnectedWifi(TaskTemplate):
@@ -481,7 +470,7 @@ class WifiFromNote(TaskTemplate):
         yield ui.open("备忘录")
         yield from ui.scroll_to(text=params["note"])
         yield ui.tap(text=params["note"])
-        found = _WIFI_NOTE.search(node_texts(ui, f"{NOTES}:id/note_body")[0])
+        found = _WIFI_NOTE.search(ui.texts_in(f"{NOTES}:id/note_body")[0])
         if found is None:
             raise OracleError("the note holds no network and password")
         yield ui.open("设置")

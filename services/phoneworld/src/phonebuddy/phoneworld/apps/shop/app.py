@@ -20,12 +20,12 @@ from phonebuddy.phoneworld.apps.shop.content import (
     default_options,
     options_text,
     order_line,
-    price_text,
     sku_price,
 )
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.state import clone
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import BEIJING, yuan
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     BottomSheet,
@@ -78,7 +78,6 @@ STATUS_BANNERS = {
     "completed": "交易成功",
     "cancelled": "交易关闭",
 }
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 
 
 def when(timestamp: int) -> str:
@@ -470,7 +469,7 @@ class Shop(App):
                             [
                                 Text(product["name"], size=40, max_lines=2),
                                 Text(
-                                    price_text(product["price_cents"]),
+                                    yuan(product["price_cents"]),
                                     size=48,
                                     bold=True,
                                     color=PRICE,
@@ -501,7 +500,7 @@ class Shop(App):
                 Text(product["name"], size=36, max_lines=2),
                 Row(
                     [
-                        Text(price_text(product["price_cents"]), size=40, bold=True, color=PRICE),
+                        Text(yuan(product["price_cents"]), size=40, bold=True, color=PRICE),
                         Text(
                             sales_text(product["sales"]),
                             size=28,
@@ -531,7 +530,7 @@ class Shop(App):
                 "kind": "product",
                 "title": product["name"],
                 "source": "购物",
-                "text": f"{product['name']} {price_text(product['price_cents'])}",
+                "text": f"{product['name']} {yuan(product['price_cents'])}",
                 "product_id": product["id"],
             }
         )
@@ -622,8 +621,7 @@ class Shop(App):
         usable = [c for c in v.data["coupons"] if not c["used"]]
         lines = [
             Text(
-                f"{price_text(c['discount_cents'])}  {c['title']}（满"
-                f"{c['threshold_cents'] // 100}可用）",
+                f"{yuan(c['discount_cents'])}  {c['title']}（满{c['threshold_cents'] // 100}可用）",
                 size=38,
                 color=PRICE,
             )
@@ -851,7 +849,7 @@ class Shop(App):
             Card(
                 [
                     Text(
-                        price_text(sku_price(product, options)),
+                        yuan(sku_price(product, options)),
                         size=72,
                         bold=True,
                         color=PRICE,
@@ -921,7 +919,7 @@ class Shop(App):
             product["name"],
             [
                 Text(
-                    price_text(sku_price(product, options)),
+                    yuan(sku_price(product, options)),
                     size=60,
                     bold=True,
                     color=PRICE,
@@ -981,7 +979,7 @@ class Shop(App):
                 ),
                 Text("全选", size=36),
                 Text(
-                    f"合计：{price_text(total)}",
+                    f"合计：{yuan(total)}",
                     size=40,
                     bold=True,
                     color=PRICE,
@@ -1076,7 +1074,7 @@ class Shop(App):
                                 Row(
                                     [
                                         Text(
-                                            price_text(sku_price(product, line["options"])),
+                                            yuan(sku_price(product, line["options"])),
                                             size=40,
                                             bold=True,
                                             color=PRICE,
@@ -1125,7 +1123,7 @@ class Shop(App):
         coupon = self.chosen_coupon(v.data, v.ui("coupon", "auto"), subtotal)
         discount = int(coupon["discount_cents"]) if coupon else 0
         address = self.chosen_address(v.data, v.ui("address_id"))
-        coupon_text = f"-{price_text(discount)} {coupon['title']}" if coupon else "不使用"
+        coupon_text = f"-{yuan(discount)} {coupon['title']}" if coupon else "不使用"
         items = [
             Column(
                 [
@@ -1133,7 +1131,7 @@ class Shop(App):
                     Text(options_text(line["options"]), size=32, color=theme.TEXT_SECONDARY),
                     Row(
                         [
-                            Text(price_text(line["price_cents"]), size=38, color=PRICE),
+                            Text(yuan(line["price_cents"]), size=38, color=PRICE),
                             Text(f"×{line['quantity']}", size=38, align="right"),
                         ]
                     ),
@@ -1172,15 +1170,15 @@ class Shop(App):
             ),
             Card(
                 [
-                    Text(f"商品总价 {price_text(subtotal)}", size=36),
-                    Text(f"优惠 -{price_text(discount)}", size=36, color=PRICE),
+                    Text(f"商品总价 {yuan(subtotal)}", size=36),
+                    Text(f"优惠 -{yuan(discount)}", size=36, color=PRICE),
                 ]
             ),
         ]
         bar = self.bottom_bar(
             [
                 Text(
-                    f"合计：{price_text(subtotal - discount)}",
+                    f"合计：{yuan(subtotal - discount)}",
                     size=44,
                     bold=True,
                     color=PRICE,
@@ -1260,7 +1258,7 @@ class Shop(App):
     @screen("pay_result")
     def pay_result(self, v: View) -> Page:
         order = next((o for o in v.data["orders"] if o["id"] == v.params["order_id"]), None)
-        paid = price_text(order["total_cents"]) if order else ""
+        paid = yuan(order["total_cents"]) if order else ""
         return Page(
             "支付成功",
             [
@@ -1346,9 +1344,7 @@ class Shop(App):
                     weights=[3, 1],
                 ),
                 *items,
-                Text(
-                    f"实付款 {price_text(order['total_cents'])}", size=38, bold=True, align="right"
-                ),
+                Text(f"实付款 {yuan(order['total_cents'])}", size=38, bold=True, align="right"),
                 Text(f"订单号 {order['number']}", size=30, color=theme.TEXT_SECONDARY),
             ],
             on_tap=v.go("order", order_id=order["id"]),
@@ -1391,10 +1387,10 @@ class Shop(App):
             self.order_card(v, order),
             Card(
                 [
-                    Text(f"商品总价 {price_text(order['subtotal_cents'])}", size=36),
-                    Text(f"优惠 -{price_text(order['discount_cents'])}", size=36),
+                    Text(f"商品总价 {yuan(order['subtotal_cents'])}", size=36),
+                    Text(f"优惠 -{yuan(order['discount_cents'])}", size=36),
                     Text(
-                        f"实付款 {price_text(order['total_cents'])}",
+                        f"实付款 {yuan(order['total_cents'])}",
                         size=40,
                         bold=True,
                         color=PRICE,
@@ -1517,7 +1513,7 @@ class Shop(App):
                 Card(
                     [
                         Text(
-                            f"{price_text(c['discount_cents'])}  {c['title']}",
+                            f"{yuan(c['discount_cents'])}  {c['title']}",
                             size=44,
                             bold=True,
                             color=theme.TEXT_SECONDARY if c["used"] else PRICE,
@@ -1559,8 +1555,6 @@ class Shop(App):
         found = catalogue.search(it.content["products"], query)
         if not found:
             return f"没有找到“{query}”相关的宝贝"
-        shown = "; ".join(
-            f"{p['id']} {p['name']} {price_text(p['price_cents'])}" for p in found[:10]
-        )
+        shown = "; ".join(f"{p['id']} {p['name']} {yuan(p['price_cents'])}" for p in found[:10])
         more = f"（共 {len(found)} 件，仅显示前 10 件）" if len(found) > 10 else ""
         return shown + more

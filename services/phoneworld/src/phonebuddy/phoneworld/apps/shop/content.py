@@ -159,10 +159,6 @@ EXTRA_FACTORS = {"pack": (0.0, 1.6, 2.2), "ml": (0.0, 0.6, 1.5)}
 SHOP_SUFFIXES = ("官方旗舰店", "官方旗舰店", "官方旗舰店", "旗舰店", "专卖店", "自营店")
 
 
-def price_text(cents: int) -> str:
-    return f"¥{cents / 100:.2f}"
-
-
 def _price(rng: random.Random, low: int, high: int) -> int:
     """A shop-like price in cents between low and high yuan: 299.00, 1999.00, 39.90."""
     yuan = rng.uniform(low, high)

@@ -13,7 +13,6 @@ from phonebuddy.phoneworld.apps.shop.content import (
     ORDER_STATUS,
     STATUS_SYNONYMS,
     default_options,
-    price_text,
     sku_price,
 )
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
@@ -21,6 +20,7 @@ from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
+from phonebuddy.phoneworld.ui.format import yuan
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
@@ -31,7 +31,6 @@ CART = f"apps/{SHOP}/cart"
 ORDERS = f"apps/{SHOP}/orders"
 FAVORITES = f"apps/{SHOP}/favorites"
 COUPONS = f"apps/{SHOP}/coupons"
-PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
 PAY_CONFIRM = "com.pw.wallet:id/pay_confirm"
 # Every seeded wallet starts with at least ¥800; purchases stay below it.
 AFFORDABLE_CENTS = 75000
@@ -221,9 +220,7 @@ def _status_change_problems(
 # -- oracle helpers -------------------------------------------------------------------------------
 def open_shop(ui: OracleUI) -> Iterator[Action]:
     """Open the shop and get past its first-run friction: the permission, the coupon pop-up."""
-    yield ui.open("购物")
-    if ui.visible(PERMISSION_ALLOW):
-        yield ui.tap(PERMISSION_ALLOW)
+    yield from ui.open_app("购物")
     if ui.visible("coupon_popup_ok"):
         yield ui.tap("coupon_popup_ok")
 
@@ -591,7 +588,7 @@ class ProductPrice(TaskTemplate):
         return [] if matches_number(answer, price) else [f"answer {answer!r} is not ¥{price:.2f}"]
 
     def wrong_answer(self, params: Params) -> str:
-        return price_text(params["base_cents"])
+        return yuan(params["base_cents"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         product = _product(ui.device.world, params["product_id"])

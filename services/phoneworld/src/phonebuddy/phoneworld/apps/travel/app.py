@@ -26,6 +26,7 @@ from phonebuddy.phoneworld.apps.travel.content import (
 from phonebuddy.phoneworld.device import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import BEIJING, local_date, minute_of_day, yuan_short
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     AppBar,
@@ -48,7 +49,6 @@ from phonebuddy.phoneworld.ui.widgets import (
 )
 
 TRAVEL_PACKAGE = "com.pw.travel"
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 BLUE: Color = (27, 110, 214)
 PALE_BLUE: Color = (228, 239, 252)
 PRICE_ORANGE: Color = (255, 102, 0)
@@ -62,16 +62,8 @@ SORTS = (("depart", "出发最早"), ("duration", "耗时最短"), ("price", "�
 
 
 # -- dates and money ---------------------------------------------------------------------------
-def money(cents: int) -> str:
-    return f"¥{cents / 100:.1f}" if cents % 100 else f"¥{cents // 100}"
-
-
-def today(clock: int) -> dt.date:
-    return dt.datetime.fromtimestamp(clock, BEIJING).date()
-
-
 def travel_date(clock: int, days_ahead: int) -> str:
-    return (today(clock) + dt.timedelta(days=days_ahead)).isoformat()
+    return (local_date(clock) + dt.timedelta(days=days_ahead)).isoformat()
 
 
 def date_label(iso: str, clock: int | None = None) -> str:
@@ -79,7 +71,7 @@ def date_label(iso: str, clock: int | None = None) -> str:
     day = dt.date.fromisoformat(iso)
     relative = ""
     if clock is not None:
-        relative = {0: "今天", 1: "明天", 2: "后天"}.get((day - today(clock)).days, "")
+        relative = {0: "今天", 1: "明天", 2: "后天"}.get((day - local_date(clock)).days, "")
     return f"{day.month}月{day.day}日 {relative or '周' + WEEKDAYS[day.weekday()]}"
 
 
@@ -89,11 +81,6 @@ def departure_epoch(iso: str, hhmm: str) -> int:
     return int(
         dt.datetime(day.year, day.month, day.day, hours, minutes, tzinfo=BEIJING).timestamp()
     )
-
-
-def minutes_of_day(clock: int) -> int:
-    moment = dt.datetime.fromtimestamp(clock, BEIJING)
-    return moment.hour * 60 + moment.minute
 
 
 def duration_text(minutes: int) -> str:
@@ -119,7 +106,7 @@ def trains_between(content: Any, origin: str, destination: str) -> Sequence[Any]
 
 
 def departed(train: Any, clock: int, days_ahead: int) -> bool:
-    return days_ahead == 0 and minutes_of_day(clock) >= _minutes(train["depart"])
+    return days_ahead == 0 and minute_of_day(clock) >= _minutes(train["depart"])
 
 
 def availability(train: Any, seat_key: str, days_ahead: int) -> int | None:
@@ -172,7 +159,7 @@ def train_order_status(order: Any, clock: int) -> str:
 def hotel_order_status(order: Any, clock: int) -> str:
     if order["status"] == "unpaid":
         return "待支付"
-    return "已离店" if today(clock).isoformat() >= order["checkout"] else "待入住"
+    return "已离店" if local_date(clock).isoformat() >= order["checkout"] else "待入住"
 
 
 class Travel(App):
@@ -210,7 +197,7 @@ class Travel(App):
                 f"ticket-h{days_ago}",
                 train,
                 "second",
-                today(EPOCH_START - days_ago * 86400).isoformat(),
+                local_date(EPOCH_START - days_ago * 86400).isoformat(),
                 passengers[:1],
                 created,
             )
@@ -528,7 +515,7 @@ class Travel(App):
                         [
                             Text(f"{h['area']}商圈", size=34, color=theme.TEXT_SECONDARY),
                             Text(
-                                f"{money(min(r['price_cents'] for r in h['rooms']))}起",
+                                f"{yuan_short(min(r['price_cents'] for r in h['rooms']))}起",
                                 size=44,
                                 bold=True,
                                 color=PRICE_ORANGE,
@@ -725,7 +712,7 @@ class Travel(App):
             price = train["prices"][seat.key]
             seats.append(
                 Text(
-                    f"{seat.name} {money(price)} {availability_text(left)}",
+                    f"{seat.name} {yuan_short(price)} {availability_text(left)}",
                     size=32,
                     color=SOLD_OUT if gone or not left else ink,
                     id=f"{train['number']}_{seat.key}",
@@ -810,7 +797,7 @@ class Travel(App):
                             [
                                 Text(seat.name, size=44, bold=True),
                                 Text(
-                                    money(train["prices"][seat.key]),
+                                    yuan_short(train["prices"][seat.key]),
                                     size=44,
                                     color=PRICE_ORANGE,
                                     align="center",
@@ -850,7 +837,7 @@ class Travel(App):
                 message=(
                     f"{date_label(travel_date(clock, days))} {train['number']}次 "
                     f"{train['from_station']}({train['depart']}开)→{train['to_station']}\n"
-                    f"{SEAT_BY_KEY[chosen_seat].name} · {names} · 共{money(total)}"
+                    f"{SEAT_BY_KEY[chosen_seat].name} · {names} · 共{yuan_short(total)}"
                 ),
                 buttons=[
                     Button(
@@ -896,7 +883,7 @@ class Travel(App):
                     Row(
                         [
                             Text(
-                                f"合计 {money(total)}",
+                                f"合计 {yuan_short(total)}",
                                 size=48,
                                 bold=True,
                                 color=PRICE_ORANGE,
@@ -988,7 +975,7 @@ class Travel(App):
                                 ]
                             ),
                             Text(
-                                money(r["price_cents"]),
+                                yuan_short(r["price_cents"]),
                                 size=48,
                                 bold=True,
                                 color=PRICE_ORANGE,
@@ -1093,7 +1080,9 @@ class Travel(App):
                         Row(
                             [
                                 Text("房费"),
-                                Text(f"{money(room['price_cents'])} × {nights}晚", align="right"),
+                                Text(
+                                    f"{yuan_short(room['price_cents'])} × {nights}晚", align="right"
+                                ),
                             ]
                         )
                     ]
@@ -1104,7 +1093,7 @@ class Travel(App):
                     Row(
                         [
                             Text(
-                                f"合计 {money(total)}",
+                                f"合计 {yuan_short(total)}",
                                 size=48,
                                 bold=True,
                                 color=PRICE_ORANGE,
@@ -1150,7 +1139,7 @@ class Travel(App):
                 "确认退票？",
                 message=(
                     f"{order['train']}次 {date_label(order['date'])} {order['depart']}开\n"
-                    f"退票费 {money(fee)}，应退 {money(order['total_cents'] - fee)}，"
+                    f"退票费 {yuan_short(fee)}，应退 {yuan_short(order['total_cents'] - fee)}，"
                     "1-7个工作日原路退回"
                 ),
                 buttons=[
@@ -1190,7 +1179,7 @@ class Travel(App):
                 [
                     Text(p["name"], size=40),
                     Text(seat, size=40, align="center"),
-                    Text(money(order["price_cents"]), size=40, align="right"),
+                    Text(yuan_short(order["price_cents"]), size=40, align="right"),
                 ]
             )
             for p, seat in zip(order["passengers"], order["seats"], strict=True)
@@ -1198,8 +1187,8 @@ class Travel(App):
         refund = None
         if order["status"] == "refunded":
             refund = Text(
-                f"已退票：退票费 {money(order['refund_fee_cents'])}，应退 "
-                f"{money(order['refund_cents'])}",
+                f"已退票：退票费 {yuan_short(order['refund_fee_cents'])}，应退 "
+                f"{yuan_short(order['refund_cents'])}",
                 color=PRICE_ORANGE,
             )
         return [
@@ -1214,7 +1203,7 @@ class Travel(App):
                     Text(SEAT_BY_KEY[order["seat"]].name, size=36, color=theme.TEXT_SECONDARY),
                     *tickets,
                     Text(
-                        f"合计 {money(order['total_cents'])}",
+                        f"合计 {yuan_short(order['total_cents'])}",
                         size=44,
                         bold=True,
                         color=PRICE_ORANGE,
@@ -1239,7 +1228,7 @@ class Travel(App):
                         size=38,
                     ),
                     Text(
-                        f"合计 {money(order['total_cents'])}",
+                        f"合计 {yuan_short(order['total_cents'])}",
                         size=44,
                         bold=True,
                         color=PRICE_ORANGE,

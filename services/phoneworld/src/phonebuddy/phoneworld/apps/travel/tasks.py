@@ -15,7 +15,6 @@ from phonebuddy.phoneworld.apps.travel.app import (
     TRAVEL_PACKAGE,
     departure_epoch,
     id_number,
-    money,
     new_train_order,
     refund_fee_cents,
     travel_date,
@@ -26,6 +25,7 @@ from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
+from phonebuddy.phoneworld.ui.format import yuan_short
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
@@ -620,7 +620,7 @@ class HotelPrice(TaskTemplate):
         return [] if matches_number(answer, price) else [f"answer {answer!r} is not {price}"]
 
     def wrong_answer(self, params: Params) -> str:
-        return money(params["price_cents"] + 2000)
+        return yuan_short(params["price_cents"] + 2000)
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         cities = [c["name"] for c in ui.device.world.content(TRAVEL_PACKAGE)["cities"]]

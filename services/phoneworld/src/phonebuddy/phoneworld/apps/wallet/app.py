@@ -20,6 +20,7 @@ from phonebuddy.phoneworld.apps.wallet import content as seeds
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.state import clone
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import BEIJING, yuan
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     Button,
@@ -38,7 +39,6 @@ from phonebuddy.phoneworld.ui.widgets import (
 
 BLUE: Color = (22, 119, 255)
 INCOME_GOLD: Color = (233, 120, 0)  # Alipay shows money in with an orange-gold plus sign
-BEIJING = dt.timezone(dt.timedelta(hours=8))
 RECENT_BILLS = 5
 OUTGOING = ("payment", "transfer")
 BANK_COLOURS: dict[str, Color] = {
@@ -49,10 +49,6 @@ BANK_COLOURS: dict[str, Color] = {
     "交通银行": (20, 60, 130),
 }
 Bill = Mapping[str, Any]
-
-
-def yuan(cents: int) -> str:
-    return f"¥{cents / 100:.2f}"
 
 
 def parse_amount(text: str) -> int | None:

@@ -7,12 +7,12 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from phonebuddy.phoneworld.apps.wallet.app import yuan
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_transfer_problems
+from phonebuddy.phoneworld.ui.format import yuan
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 

@@ -19,6 +19,7 @@ from typing import Any
 from phonebuddy.phoneworld.app import App, Label, View, screen, tool
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import BEIJING, local_date
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     BottomSheet,
@@ -45,7 +46,6 @@ SKY_PALE: Color = (228, 239, 253)
 SKY_TEXT: Color = (214, 232, 255)
 WARNING: Color = (255, 243, 224)
 WARNING_TEXT: Color = (214, 110, 0)
-BEIJING_TZ = dt.timezone(dt.timedelta(hours=8))
 WEEKDAYS = ("一", "二", "三", "四", "五", "六", "日")  # Monday first, as date.weekday()
 FORECAST_DAYS = 7
 HOURLY_COLUMNS = 6
@@ -168,12 +168,8 @@ def build_content(rng: random.Random) -> dict[str, Any]:
 
 
 # -- reading forecasts ---------------------------------------------------------------------------
-def local_date(clock: int) -> dt.date:
-    return dt.datetime.fromtimestamp(clock, BEIJING_TZ).date()
-
-
 def local_hour(clock: int) -> int:
-    return dt.datetime.fromtimestamp(clock, BEIJING_TZ).hour
+    return dt.datetime.fromtimestamp(clock, BEIJING).hour
 
 
 def find_city(content: Any, city_id: str) -> Mapping[str, Any] | None:

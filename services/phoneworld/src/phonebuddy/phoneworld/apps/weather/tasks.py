@@ -29,15 +29,15 @@ from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, matches_time
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
-from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.tasks.expect import one_new_note
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction, Type, UINode
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
 NOTES = "com.pw.notes"
 ROOT = f"apps/{WEATHER}"
 CITIES = f"{ROOT}/cities"
 NOTES_LIST = f"apps/{NOTES}/notes"
-PERMISSION_ALLOW = "com.android.systemui:id/permission_allow"
 EN_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 EN_NAMES = {"xian": "Xi'an", "lasa": "Lhasa", "huhehaote": "Hohhot", "urumqi": "Urumqi"}
 UNIT_NAMES = {"C": ("摄氏度（°C）", "Celsius (°C)"), "F": ("华氏度（°F）", "Fahrenheit (°F)")}
@@ -111,22 +111,9 @@ def ensure_saved(it: Interaction, city: Params) -> None:
 
 
 # -- oracle steps ----------------------------------------------------------------------------------
-def on_screen(ui: OracleUI, widget_id: str) -> UINode:
-    node = ui.find(widget_id)
-    if node is None:
-        raise OracleError(f"{widget_id!r} is not on screen")
-    return node
-
-
-def texts(node: UINode) -> list[str]:
-    return [n.text for n in node.walk() if n.text]
-
-
 def open_weather(ui: OracleUI) -> Iterator[Action]:
     """Open Weather on its home screen, allowing the location permission if it asks."""
-    yield ui.open("天气")
-    if ui.visible(PERMISSION_ALLOW):
-        yield ui.tap(PERMISSION_ALLOW)
+    yield from ui.open_app("天气")
     for _ in range(6):
         if ui.visible("cities"):
             return
@@ -138,7 +125,7 @@ def open_city(ui: OracleUI, city: Params) -> Iterator[Action]:
     """Show a city's weather: the home screen if it is the default city, else its page from
     城市管理, else a preview through search."""
     yield from open_weather(ui)
-    if on_screen(ui, "toolbar_title").text == city["name"]:
+    if ui.text_of("toolbar_title") == city["name"]:
         return
     yield ui.tap("cities")
     if ui.find(f"city_{city['city']}") is not None:
@@ -174,12 +161,12 @@ def scroll_to_week(ui: OracleUI) -> Iterator[Action]:
 
 def shown_weather(ui: OracleUI, row: str) -> str:
     """A row's weather without its glyph: '☂ 多云转小雨' -> '多云转小雨'."""
-    return on_screen(ui, f"{row}_weather").text.split(" ", 1)[-1]
+    return ui.text_of(f"{row}_weather").split(" ", 1)[-1]
 
 
 def shown_range(ui: OracleUI, row: str) -> tuple[str, str]:
     """A row's '3°~15°' as ('3', '15')."""
-    low, _, high = on_screen(ui, f"{row}_temp").text.partition("~")
+    low, _, high = ui.text_of(f"{row}_temp").partition("~")
     return low.rstrip("°F"), high.rstrip("°F")
 
 
@@ -405,7 +392,7 @@ class AirQualityNow(WeatherTemplate):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_city(ui, params)
-        shown = on_screen(ui, "aqi_now").text
+        shown = ui.text_of("aqi_now")
         yield Answer(text="".join(ch for ch in shown if ch.isdigit()))
 
 
@@ -436,7 +423,7 @@ class Sunrise(WeatherTemplate):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_city(ui, params)
         yield from ui.scroll_to("sunrise")
-        yield Answer(text=on_screen(ui, "sunrise").text)
+        yield Answer(text=ui.text_of("sunrise"))
 
 
 # -- cross app ------------------------------------------------------------------------------------
@@ -463,14 +450,10 @@ class ForecastToNote(WeatherTemplate):
         )
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        added = diff.added(NOTES_LIST)
-        if len(added) != 1:
-            return [f"expected one new note, found {len(added)}"]
-        note = added[0]
+        note, problems = one_new_note(diff, params["title"])
+        if note is None:
+            return problems
         tomorrow = params["week"][(today_of(diff) + dt.timedelta(days=1)).weekday()]
-        problems = []
-        if note["title"].strip() != params["title"]:
-            problems.append(f"the note is titled {note['title']!r}, expected {params['title']!r}")
         if not matches_text(note["body"], tomorrow["day"]):
             problems.append(f"the note does not say {tomorrow['day']!r}")
         for what in ("low", "high"):
@@ -538,7 +521,7 @@ class WeekendPlan(WeatherTemplate):
         row = week_row(ui, params["weekday"])
         plan = params["wet"] if "雨" in shown_weather(ui, row) else params["dry"]
         yield ui.tap(row)
-        shown = re.match(r"(\d{4})年(\d{1,2})月(\d{1,2})日", on_screen(ui, "day_date").text)
+        shown = re.match(r"(\d{4})年(\d{1,2})月(\d{1,2})日", ui.text_of("day_date"))
         if shown is None:
             raise OracleError("the day page shows no date")
         day = dt.date(int(shown[1]), int(shown[2]), int(shown[3]))

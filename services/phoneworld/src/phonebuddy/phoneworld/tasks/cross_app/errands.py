@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.calendar.app import CALENDAR, today
+from phonebuddy.phoneworld.apps.calendar.app import CALENDAR
 from phonebuddy.phoneworld.apps.calendar.tasks import open_calendar
 from phonebuddy.phoneworld.apps.clock.app import hhmm
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, MESSAGES
@@ -71,10 +71,10 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     mobile_number,
     paste_into,
     sent_to_friend,
-    shown_text,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.ui.format import local_date
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Category, Instruction
 
@@ -281,7 +281,7 @@ class FriendTrainTicket(TaskTemplate):
         }
 
     def setup(self, it: Interaction, params: Params) -> None:
-        day = today(it.clock) + dt.timedelta(days=params["days"])
+        day = local_date(it.clock) + dt.timedelta(days=params["days"])
         who = params["passenger"]
         lines = [
             (True, "在吗？帮我买张火车票呗，我手机上一直抢不到"),
@@ -331,7 +331,7 @@ class FriendTrainTicket(TaskTemplate):
         yield from open_travel(ui)
         yield from search_route(ui, booking, params["days"])
         yield from ui.scroll_to(f"train_{booking['train']}")
-        depart = shown_text(ui, f"depart_{booking['train']}")
+        depart = ui.text_of(f"depart_{booking['train']}")
         yield from book_and_pay(ui, booking)
         yield from open_private_chat(ui, params["friend"], params["friend_id"])
         yield from ui.type_into("input", f"票买好了：{booking['train']}次，{depart}发车")
@@ -376,7 +376,7 @@ class EventPlaceRide(TaskTemplate):
             {
                 "id": self.EVENT_ID,
                 "title": params["title"],
-                "date": today(it.clock).isoformat(),
+                "date": local_date(it.clock).isoformat(),
                 "start": params["start"],
                 "end": params["end"],
                 "location": params["place"],
@@ -477,7 +477,7 @@ class ParcelCodeBySms(TaskTemplate):
         yield from open_mini(ui, PARCELS)
         yield from ui.scroll_to(f"parcel_{params['number']}")
         yield ui.tap(f"parcel_{params['number']}")
-        code = shown_text(ui, "pickup_code")
+        code = ui.text_of("pickup_code")
         yield ui.open("信息")
         yield ui.tap("compose")
         yield from ui.type_into("to", params["contact"])

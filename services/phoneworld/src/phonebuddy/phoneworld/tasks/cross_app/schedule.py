@@ -29,17 +29,16 @@ from phonebuddy.phoneworld.apps.mail.tasks import (
     DATE_TIME,
     MEETING_PLACE,
     inbox_mails,
-    launch,
     mail_params,
     open_mail,
 )
-from phonebuddy.phoneworld.apps.travel.app import TRAVEL_PACKAGE, new_train_order, today
+from phonebuddy.phoneworld.apps.travel.app import TRAVEL_PACKAGE, new_train_order
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import normalize
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
-from phonebuddy.phoneworld.tasks.cross_app.steps import shown_text
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.ui.format import local_date
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Category, Instruction
 
@@ -117,7 +116,7 @@ class MeetingMailToCalendar(TaskTemplate):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mail(ui, "inbox", params["subject"])
-        body = shown_text(ui, "mail_body")
+        body = ui.text_of("mail_body")
         when, place = DATE_TIME.search(body), MEETING_PLACE.search(body)
         if when is None or place is None:
             raise OracleError("the mail names no date, time or place")
@@ -174,7 +173,7 @@ def _train(world: World, params: Params) -> Any:
 
 
 def _travel_day(it: Interaction, params: Params) -> dt.date:
-    return today(it.clock) + dt.timedelta(days=params["days"])
+    return local_date(it.clock) + dt.timedelta(days=params["days"])
 
 
 class _TrainAlarm(TaskTemplate):
@@ -290,11 +289,11 @@ class TrainMailAlarm(_TrainAlarm):
         )
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield from launch(ui, "邮件")
+        yield from ui.open_app("邮件")
         yield ui.tap("folder_inbox")
         yield from ui.scroll_to(f"mail_{TASK_MAIL_ID}")
         yield ui.tap(f"mail_{TASK_MAIL_ID}")
-        body = shown_text(ui, "mail_body")
+        body = ui.text_of("mail_body")
         departs = re.search(r"站 (\d{1,2}:\d{2}) 开", body)
         if departs is None:
             raise OracleError("the mail names no departure")

@@ -17,14 +17,12 @@ from phonebuddy.phoneworld.apps.shop.tasks import SHOP, open_result, open_shop, 
 from phonebuddy.phoneworld.tasks.answers import matches_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.cross_app.steps import (
-    allow_permission,
     any_friend,
     contains_text,
     copy_text,
     friend_with_chat,
     paste_into,
     sent_to_friend,
-    shown_text,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -75,7 +73,7 @@ class ProductToChat(TaskTemplate):
         yield from open_shop(ui)
         yield from search_for(ui, params["name"])
         yield from open_result(ui, params["product_id"])
-        price = shown_text(ui, "price")
+        price = ui.text_of("price")
         yield from copy_text(ui, "product_name")
         yield from open_private_chat(ui, params["friend"], params["friend_id"])
         yield from paste_into(ui, "input")
@@ -156,7 +154,7 @@ class PhotoToChat(TaskTemplate):
         yield from open_photo(ui, params)
         yield ui.tap("share")
         yield ui.tap(SHARE_TO.format("messenger"))
-        yield from allow_permission(ui)
+        yield from ui.allow_permission()
         chat = f"pick_{private_chat_id(params['friend_id'])}"
         yield from ui.scroll_to(chat)
         yield ui.tap(chat)

@@ -1,6 +1,5 @@
 """What the cross-app templates share: the system clipboard as an agent uses it (long-press a
-text, 复制; long-press a focused field, 粘贴), WeChat friends to send things to, and reading
-what a screen shows."""
+text, 复制; long-press a focused field, 粘贴), and WeChat friends to send things to."""
 
 from __future__ import annotations
 
@@ -13,14 +12,13 @@ from phonebuddy.phoneworld.apps.messenger.steps import MESSAGES, content, shown_
 from phonebuddy.phoneworld.tasks.answers import normalize
 from phonebuddy.phoneworld.tasks.base import Params
 from phonebuddy.phoneworld.tasks.diff import StateDiff
-from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action
 
 SYSTEM_UI = "com.android.systemui"
 MENU_COPY = f"{SYSTEM_UI}:id/menu_copy"
 MENU_PASTE = f"{SYSTEM_UI}:id/menu_paste"
-PERMISSION_ALLOW = f"{SYSTEM_UI}:id/permission_allow"
 MOBILE_PREFIXES = ("135", "138", "139", "150", "152", "158", "177", "186", "187", "189")
 
 
@@ -41,22 +39,6 @@ def paste_into(ui: OracleUI, field: str) -> Iterator[Action]:
     yield ui.tap(field)
     yield ui.long_press(field)
     yield ui.tap(MENU_PASTE)
-
-
-# -- reading the screen --------------------------------------------------------------------------
-
-
-def shown_text(ui: OracleUI, widget_id: str) -> str:
-    node = ui.find(widget_id)
-    if node is None:
-        raise OracleError(f"{widget_id!r} is not on screen ({ui.package})")
-    return node.text
-
-
-def allow_permission(ui: OracleUI) -> Iterator[Action]:
-    """Answer a first-use permission prompt, if one shows, with 允许."""
-    if ui.visible(PERMISSION_ALLOW):
-        yield ui.tap(PERMISSION_ALLOW)
 
 
 # -- WeChat friends ------------------------------------------------------------------------------

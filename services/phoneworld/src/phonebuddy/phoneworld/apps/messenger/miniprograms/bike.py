@@ -14,11 +14,11 @@ from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import (
     MiniView,
     find,
     page,
-    yuan,
 )
 from phonebuddy.phoneworld.apps.messenger.timeline import hhmm
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import yuan
 from phonebuddy.phoneworld.ui.widgets import (
     Button,
     Card,

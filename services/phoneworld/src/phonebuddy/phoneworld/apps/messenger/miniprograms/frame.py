@@ -183,10 +183,6 @@ class MiniProgram:
         return self.pages[page_name](self, MiniView(view, self))
 
 
-def yuan(cents: int) -> str:
-    return f"¥{cents / 100:.2f}"
-
-
 def find(items: Any, item_id: str) -> Any:
     """The item with this id in a list of records, or None."""
     return next((item for item in items if item["id"] == item_id), None)

@@ -14,12 +14,11 @@ from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import (
     MiniView,
     find,
     page,
-    yuan,
 )
-from phonebuddy.phoneworld.apps.messenger.timeline import local
 from phonebuddy.phoneworld.apps.messenger.widgets import SeatMap
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
+from phonebuddy.phoneworld.ui.format import local_time, yuan
 from phonebuddy.phoneworld.ui.widgets import (
     Button,
     Card,
@@ -193,7 +192,7 @@ class Movies(MiniProgram):
 
     # -- pages ---------------------------------------------------------------------------------
     def _date(self, v: MiniView) -> str:
-        day = local(v.clock)
+        day = local_time(v.clock)
         return f"今天 {day.month}月{day.day}日"
 
     @page("home")

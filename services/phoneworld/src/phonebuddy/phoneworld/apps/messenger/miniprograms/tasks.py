@@ -11,7 +11,7 @@ from typing import Any
 from phonebuddy.phoneworld.apps.messenger.miniprograms.bike import ride_fee
 from phonebuddy.phoneworld.apps.messenger.miniprograms.coffee import OPTION_IDS, SIZES, SUGARS
 from phonebuddy.phoneworld.apps.messenger.miniprograms.coffee import unit_price as coffee_price
-from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import find, yuan
+from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import find
 from phonebuddy.phoneworld.apps.messenger.miniprograms.parking import parking_fee, show_plate
 from phonebuddy.phoneworld.apps.messenger.steps import (
     MESSENGER,
@@ -33,6 +33,7 @@ from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
+from phonebuddy.phoneworld.ui.format import yuan
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
