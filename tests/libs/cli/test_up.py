@@ -61,6 +61,12 @@ async def check_endpoints_answer(info: StackInfo) -> None:
             env_lease_subject(Source.SIM), LeaseRequest(client_id="test-up"), Lease
         )
         assert lease.instance_id == "local"
+        # The device gateway drives PhoneWorld's phones over the stack's adb server.
+        phone = await bus.request(
+            env_lease_subject(Source.REAL), LeaseRequest(client_id="test-up"), Lease
+        )
+        assert phone.source == Source.REAL
+        assert phone.device_id.startswith("emulator-")
 
     # The object store answers and keeps what is written.
     store_settings = StoreSettings(
@@ -85,8 +91,9 @@ async def check_endpoints_answer(info: StackInfo) -> None:
                 break
             await asyncio.sleep(0.2)
         assert body["data"]["result"], "Prometheus never scraped PhoneWorld"
-    async with httpx.AsyncClient(base_url=info.endpoint("phoneworld").url) as client:
-        assert (await client.get("/readyz")).status_code == 200
+    for service in ("phoneworld", "device-gateway"):
+        async with httpx.AsyncClient(base_url=info.endpoint(service).url) as client:
+            assert (await client.get("/readyz")).status_code == 200
 
 
 @pytest.mark.parametrize("store", ["s3", "local"])

@@ -20,11 +20,21 @@ import httpx
 
 from phonebuddy.cli.stack_file import StackEndpoint, StackInfo, write_stack
 from phonebuddy.storage import S3Store
-from phonebuddy.testing import ManagedProcess, NatsServer, PrometheusServer, S3Server, free_port
+from phonebuddy.testing import (
+    AdbServer,
+    ManagedProcess,
+    NatsServer,
+    PrometheusServer,
+    S3Server,
+    free_port,
+    free_port_range,
+)
 
 log = logging.getLogger(__name__)
 BUCKET = "phonebuddy"
 SERVICE_GROUP = "phonebuddy.stack"
+# PhoneWorld phones that also speak ADB, so the device gateway has phones on a laptop too.
+LOCAL_PHONES = 8
 
 
 class ServiceProcess(ManagedProcess):
@@ -69,8 +79,25 @@ class ServiceProcess(ManagedProcess):
 
 
 def registered_services() -> list[dict[str, Any]]:
-    """The services installed distributions add to the local stack."""
-    return [entry.load() for entry in entry_points(group=SERVICE_GROUP)]
+    """The services installed distributions add to the local stack, each after the services
+    its optional "after" list names."""
+    specs = sorted((entry.load() for entry in entry_points(group=SERVICE_GROUP)),
+                   key=lambda spec: spec["name"])  # fmt: skip
+    ordered: list[dict[str, Any]] = []
+    while specs:
+        placed = {spec["name"] for spec in ordered}
+        ready = [s for s in specs if set(s.get("after", ())) <= placed | _missing(s, specs)]
+        if not ready:
+            raise RuntimeError(f"stack services wait on each other: {[s['name'] for s in specs]}")
+        ordered.append(ready[0])
+        specs.remove(ready[0])
+    return ordered
+
+
+def _missing(spec: dict[str, Any], pending: list[dict[str, Any]]) -> set[str]:
+    """Names in `spec`'s "after" list that no installed service has (nothing to wait for)."""
+    known = {s["name"] for s in pending}
+    return {name for name in spec.get("after", ()) if name not in known}
 
 
 class LocalStack:
@@ -141,6 +168,7 @@ class LocalStack:
         self._add("prometheus", prometheus.url, prometheus.pid, "Prometheus")
         self.prometheus = prometheus
 
+        await self._start_adb()
         for spec in registered_services():
             service = await self._exit.enter_async_context(
                 ServiceProcess(
@@ -154,6 +182,21 @@ class LocalStack:
         info = StackInfo(pid=os.getpid(), endpoints=tuple(self.endpoints), env=self.env)
         write_stack(info, self.stack_file)
         self._exit.callback(self.stack_file.unlink, missing_ok=True)
+
+    async def _start_adb(self) -> None:
+        """An adb server, and ports on which PhoneWorld's phones speak ADB and register with it;
+        the device gateway drives exactly those phones (never a developer's own)."""
+        adb = await self._exit.enter_async_context(AdbServer(work_dir=self.state_dir / "adb"))
+        self._add("adb", f"tcp:{adb.host}:{adb.port}", adb.pid, "adb server (PhoneWorld phones)")
+        base = free_port_range(LOCAL_PHONES, self.host)
+        serials = ",".join(f"emulator-{base - 1 + i}" for i in range(LOCAL_PHONES))
+        self.env |= {
+            "PHONEBUDDY_WORLD_DEVICES": str(LOCAL_PHONES),
+            "PHONEBUDDY_WORLD_ADB_BASE_PORT": str(base),
+            "PHONEBUDDY_WORLD_ADB_REGISTER": f"{adb.host}:{adb.port}",
+            "PHONEBUDDY_GATEWAY_ADB_SERVER": f"{adb.host}:{adb.port}",
+            "PHONEBUDDY_GATEWAY_SERIALS": serials,
+        }
 
     async def _start_s3(self) -> None:
         s3 = await self._exit.enter_async_context(S3Server(work_dir=self.state_dir / "s3"))

@@ -8,7 +8,7 @@ its scratch directory.
 from phonebuddy.testing.adb import AdbServer, find_adb
 from phonebuddy.testing.asgi import serve_asgi
 from phonebuddy.testing.nats import NatsServer
-from phonebuddy.testing.ports import free_port, port_accepts
+from phonebuddy.testing.ports import free_port, free_port_range, port_accepts
 from phonebuddy.testing.process import ManagedProcess, ServerStartError, find_binary
 from phonebuddy.testing.prometheus import PrometheusQueryError, PrometheusServer
 from phonebuddy.testing.s3 import S3Server
@@ -24,6 +24,7 @@ __all__ = [
     "find_adb",
     "find_binary",
     "free_port",
+    "free_port_range",
     "port_accepts",
     "serve_asgi",
 ]

@@ -33,6 +33,21 @@ def free_port(host: str = "127.0.0.1") -> int:
     raise RuntimeError(f"no free port on {host} in {_LOW}-{_HIGH} after 1000 tries")
 
 
+def free_port_range(count: int, host: str = "127.0.0.1") -> int:
+    """The first of `count` consecutive ports that are all free now (for per-device ports)."""
+    import random
+
+    rng = random.SystemRandom()
+    for _ in range(1000):
+        base = rng.randrange(_LOW, _HIGH - count)
+        ports = range(base, base + count)
+        if any(p in _handed_out for p in ports) or not all(port_is_free(p, host) for p in ports):
+            continue
+        _handed_out.update(ports)
+        return base
+    raise RuntimeError(f"no {count} consecutive free ports on {host} after 1000 tries")
+
+
 def port_accepts(port: int, host: str = "127.0.0.1", timeout_s: float = 0.2) -> bool:
     try:
         with socket.create_connection((host, port), timeout=timeout_s):

@@ -6,6 +6,6 @@ environment, waits for `/readyz`, and has Prometheus scrape `/metrics`.
 
 STACK_SERVICE = {
     "name": "phoneworld",
-    "args": ["world", "serve", "--devices", "8", "--instance-id", "local"],
-    "description": "PhoneWorld: 8 simulated phones (env verbs over NATS)",
+    "args": ["world", "serve", "--instance-id", "local"],
+    "description": "PhoneWorld: simulated phones (env verbs over NATS, and ADB)",
 }
