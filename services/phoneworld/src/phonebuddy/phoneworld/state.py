@@ -32,17 +32,3 @@ def clone(value: Any) -> Any:
     if kind is tuple:
         return [clone(item) for item in value]
     raise TypeError(f"device state may only hold JSON-like values, found {kind.__name__}")
-
-
-def get_path(doc: Any, path: str, default: Any = None) -> Any:
-    """`get_path(state, "apps.com.pw.shop.cart")` is ambiguous with dotted packages, so paths
-    use '/' : `get_path(state, "apps/com.pw.shop/cart")`."""
-    node = doc
-    for part in path.split("/"):
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return default
-    return node
