@@ -1,0 +1,68 @@
+"""PhoneBuddy's agent harness, shared by training, rollouts and evaluation so that all of them
+format prompts and read answers identically: the `mobile_use` tool schema (generated from the
+protocol's actions), the prompt layout, Qwen3.5's chat format, output parsing and SFT examples.
+Pure Python and pydantic; no torch, no transformers."""
+
+from phonebuddy.agent.chat_format import (
+    CHAT_TEMPLATE,
+    IMAGE_PLACEHOLDER,
+    SPECIAL_TOKEN_IDS,
+    render_chat,
+    render_completion,
+)
+from phonebuddy.agent.messages import (
+    ChatMessage,
+    FunctionCall,
+    ImagePart,
+    TextPart,
+    ToolCall,
+    to_openai_messages,
+)
+from phonebuddy.agent.parsing import InvalidOutput, ParsedAction, ParsedOutput, parse_output
+from phonebuddy.agent.prompt import (
+    SYSTEM_PROMPT,
+    Prompt,
+    PromptConfig,
+    build_prompt,
+    history_text,
+    step_text,
+)
+from phonebuddy.agent.sft import (
+    SFTExample,
+    UntrainableStepError,
+    assistant_message,
+    sft_example,
+    sft_examples,
+)
+from phonebuddy.agent.tool import action_text, mobile_use_tool
+
+__all__ = [
+    "CHAT_TEMPLATE",
+    "IMAGE_PLACEHOLDER",
+    "SPECIAL_TOKEN_IDS",
+    "SYSTEM_PROMPT",
+    "ChatMessage",
+    "FunctionCall",
+    "ImagePart",
+    "InvalidOutput",
+    "ParsedAction",
+    "ParsedOutput",
+    "Prompt",
+    "PromptConfig",
+    "SFTExample",
+    "TextPart",
+    "ToolCall",
+    "UntrainableStepError",
+    "action_text",
+    "assistant_message",
+    "build_prompt",
+    "history_text",
+    "mobile_use_tool",
+    "parse_output",
+    "render_chat",
+    "render_completion",
+    "sft_example",
+    "sft_examples",
+    "step_text",
+    "to_openai_messages",
+]
