@@ -1,0 +1,19 @@
+"""PhoneBuddy's policy model pieces that run on CPU without downloads."""
+
+from phonebuddy.policy_model.tokenizer import (
+    EOS_TOKEN,
+    PAD_TOKEN,
+    build_tokenizer,
+    rank_file,
+    save_tokenizer,
+    special_tokens,
+)
+
+__all__ = [
+    "EOS_TOKEN",
+    "PAD_TOKEN",
+    "build_tokenizer",
+    "rank_file",
+    "save_tokenizer",
+    "special_tokens",
+]
