@@ -1,5 +1,6 @@
 """PhoneBuddy's policy model pieces that run on CPU without downloads."""
 
+from phonebuddy.policy_model.tiny import make_tiny
 from phonebuddy.policy_model.tokenizer import (
     EOS_TOKEN,
     PAD_TOKEN,
@@ -13,6 +14,7 @@ __all__ = [
     "EOS_TOKEN",
     "PAD_TOKEN",
     "build_tokenizer",
+    "make_tiny",
     "rank_file",
     "save_tokenizer",
     "special_tokens",
