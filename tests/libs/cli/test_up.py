@@ -91,7 +91,19 @@ async def check_endpoints_answer(info: StackInfo) -> None:
                 break
             await asyncio.sleep(0.2)
         assert body["data"]["result"], "Prometheus never scraped PhoneWorld"
-    for service in ("phoneworld", "device-gateway"):
+    # The policy server answers with the stack's API key, from the tiny model.
+    async with httpx.AsyncClient(base_url=info.env["PHONEBUDDY_POLICY_URL"], timeout=60) as client:
+        assert (await client.get("/models")).status_code == 401
+        headers = {"Authorization": f"Bearer {info.env['PHONEBUDDY_POLICY_API_KEY']}"}
+        response = await client.post(
+            "/chat/completions",
+            headers=headers,
+            json={"model": "phonebuddy-policy", "messages": [{"role": "user", "content": "hi"}],
+                  "max_tokens": 2},
+        )  # fmt: skip
+        assert response.status_code == 200, response.text
+        assert response.json()["model_version"].startswith("tiny-policy-seed0@")
+    for service in ("phoneworld", "device-gateway", "policy"):
         async with httpx.AsyncClient(base_url=info.endpoint(service).url) as client:
             assert (await client.get("/readyz")).status_code == 200
 

@@ -1,7 +1,7 @@
 """PhoneBuddy's agent harness, shared by training, rollouts and evaluation so that all of them
 format prompts and read answers identically: the `mobile_use` tool schema (generated from the
 protocol's actions), the prompt layout, Qwen3.5's chat format, output parsing and SFT examples.
-Pure Python and pydantic; no torch, no transformers."""
+Pure Python, pydantic and httpx; no torch, no transformers."""
 
 from phonebuddy.agent.chat_format import (
     CHAT_TEMPLATE,
@@ -9,6 +9,16 @@ from phonebuddy.agent.chat_format import (
     SPECIAL_TOKEN_IDS,
     render_chat,
     render_completion,
+)
+from phonebuddy.agent.client import (
+    PolicyAnswer,
+    PolicyCallError,
+    PolicyClient,
+    PolicyEndpoint,
+    PolicyReply,
+    Sampling,
+    data_uri,
+    message_text,
 )
 from phonebuddy.agent.messages import (
     ChatMessage,
@@ -47,16 +57,24 @@ __all__ = [
     "InvalidOutput",
     "ParsedAction",
     "ParsedOutput",
+    "PolicyAnswer",
+    "PolicyCallError",
+    "PolicyClient",
+    "PolicyEndpoint",
+    "PolicyReply",
     "Prompt",
     "PromptConfig",
     "SFTExample",
+    "Sampling",
     "TextPart",
     "ToolCall",
     "UntrainableStepError",
     "action_text",
     "assistant_message",
     "build_prompt",
+    "data_uri",
     "history_text",
+    "message_text",
     "mobile_use_tool",
     "parse_output",
     "render_chat",

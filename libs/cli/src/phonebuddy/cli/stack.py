@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import secrets
 import sys
 from collections.abc import Sequence
 from importlib.metadata import entry_points
@@ -40,7 +41,11 @@ LOCAL_PHONES = 8
 class ServiceProcess(ManagedProcess):
     """A PhoneBuddy service started as `phonebuddy <args> --host H --port P`, ready when its
     `/readyz` answers 200. Services register in the `phonebuddy.stack` entry-point group with a
-    mapping {"name", "args", "description"}."""
+    mapping {"name", "args", "description"} and optionally "after" (services to start first),
+    "secrets" (variables the stack fills with fresh random tokens before any service starts)
+    and "exports" (variables set once it runs, e.g. {"PHONEBUDDY_POLICY_URL": "{url}/v1"}; a
+    template may also name the stack's variables: "{env[PHONEBUDDY_POLICY_API_KEY]}") and
+    "defaults" (the same, unless the user's environment already sets the variable)."""
 
     ready_timeout_s = 120.0
 
@@ -169,7 +174,11 @@ class LocalStack:
         self.prometheus = prometheus
 
         await self._start_adb()
-        for spec in registered_services():
+        specs = registered_services()
+        for spec in specs:
+            for name in spec.get("secrets", ()):
+                self.env.setdefault(name, secrets.token_urlsafe(24))
+        for spec in specs:
             service = await self._exit.enter_async_context(
                 ServiceProcess(
                     name=spec["name"], args=spec["args"], env=self.env, host=self.host,
@@ -178,6 +187,11 @@ class LocalStack:
             )  # fmt: skip
             prometheus.set_targets(spec["name"], [f"{self.host}:{service.port}"])
             self._add(spec["name"], service.url, service.pid, spec["description"])
+            for name, template in spec.get("exports", {}).items():
+                self.env[name] = template.format(url=service.url, env=self.env)
+            for name, template in spec.get("defaults", {}).items():
+                if name not in os.environ:  # the user's own setting wins
+                    self.env[name] = template.format(url=service.url, env=self.env)
 
         info = StackInfo(pid=os.getpid(), endpoints=tuple(self.endpoints), env=self.env)
         write_stack(info, self.stack_file)

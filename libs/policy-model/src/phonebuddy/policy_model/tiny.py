@@ -37,6 +37,10 @@ VOCAB_SIZE = 248320
 PATCH_SIZE = 16
 MERGE_SIZE = 2
 TEMPORAL_PATCH_SIZE = 2
+# Pixel budget per image: a 1080x2400 screenshot becomes ~1,000 patches (256 tokens), which keeps
+# the tiny model quick on CPU. Real checkpoints carry their own budget in their processor config.
+MIN_PIXELS = 65_536
+MAX_PIXELS = 262_144
 # Ids the model type hard-codes (`Qwen3_5Config` defaults), checked against the tokenizer below.
 IMAGE_TOKEN = "<|image_pad|>"  # noqa: S105 (a token, not a password)
 VIDEO_TOKEN = "<|video_pad|>"  # noqa: S105
@@ -113,7 +117,7 @@ def make_image_processor() -> Qwen2VLImageProcessorPil:
         temporal_patch_size=TEMPORAL_PATCH_SIZE,
         image_mean=[0.5, 0.5, 0.5],
         image_std=[0.5, 0.5, 0.5],
-        size={"shortest_edge": 65536, "longest_edge": 16777216},
+        size={"shortest_edge": MIN_PIXELS, "longest_edge": MAX_PIXELS},
     )
 
 

@@ -10,7 +10,7 @@ picks the backend from `StoreSettings` (PHONEBUDDY_STORE_URL and friends)::
         await store.write_manifest("episodes/42/manifest.json", {"screenshot": ref})
 """
 
-from phonebuddy.storage.blobs import BlobRef, blob_key
+from phonebuddy.storage.blobs import BLOB_PREFIX, BlobRef, blob_key
 from phonebuddy.storage.errors import (
     BucketNotFoundError,
     IntegrityError,
@@ -25,17 +25,20 @@ from phonebuddy.storage.factory import open_store
 from phonebuddy.storage.keys import validate_key
 from phonebuddy.storage.local import LocalStore
 from phonebuddy.storage.s3 import S3Store
-from phonebuddy.storage.settings import StoreSettings, parse_store_url
+from phonebuddy.storage.settings import LocalLocation, S3Location, StoreSettings, parse_store_url
 from phonebuddy.storage.store import ObjectStore
 
 __all__ = [
+    "BLOB_PREFIX",
     "BlobRef",
     "BucketNotFoundError",
     "IntegrityError",
     "InvalidKeyError",
+    "LocalLocation",
     "LocalStore",
     "ObjectNotFoundError",
     "ObjectStore",
+    "S3Location",
     "S3Store",
     "StoreAuthError",
     "StoreConfigError",

@@ -16,6 +16,7 @@ BOUNDED_LABELS = frozenset(
     {
         "app", "backend", "category", "code", "component", "device", "kind", "method",
         "model", "outcome", "reason", "route", "source", "status", "stream", "template", "verb",
+        "version",
     }
 )  # fmt: skip
 LATENCY_BUCKETS_S = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)

@@ -6,7 +6,7 @@ its scratch directory.
 """
 
 from phonebuddy.testing.adb import AdbServer, find_adb
-from phonebuddy.testing.asgi import serve_asgi
+from phonebuddy.testing.asgi import serve_asgi, serve_asgi_in_thread
 from phonebuddy.testing.nats import NatsServer
 from phonebuddy.testing.ports import free_port, free_port_range, port_accepts
 from phonebuddy.testing.process import ManagedProcess, ServerStartError, find_binary
@@ -27,4 +27,5 @@ __all__ = [
     "free_port_range",
     "port_accepts",
     "serve_asgi",
+    "serve_asgi_in_thread",
 ]

@@ -1,0 +1,234 @@
+"""The OpenAI chat-completions wire format: what this server accepts and what it answers.
+
+Requests are validated strictly where a value changes the answer (sampling parameters, `n`,
+message roles, image parts) and leniently elsewhere: fields other OpenAI clients send and this
+server does not use (`user`, `metadata`, `parallel_tool_calls`...) are accepted and ignored, as
+vLLM does.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+class _Lenient(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class ImageURL(_Lenient):
+    url: str = Field(min_length=1)
+    detail: Literal["auto", "low", "high"] | None = None
+
+
+class TextContent(_Lenient):
+    type: Literal["text"]
+    text: str
+
+
+class ImageContent(_Lenient):
+    type: Literal["image_url"]
+    image_url: ImageURL
+
+
+ContentPart = Annotated[TextContent | ImageContent, Field(discriminator="type")]
+
+
+class FunctionCall(_Lenient):
+    name: str
+    arguments: str | dict[str, Any]
+
+
+class ToolCall(_Lenient):
+    id: str | None = None
+    type: Literal["function"] = "function"
+    function: FunctionCall
+
+
+class Message(_Lenient):
+    role: Literal["system", "user", "assistant"]
+    content: str | list[ContentPart] | None = None
+    tool_calls: list[ToolCall] | None = None
+    reasoning_content: str | None = None
+
+    @model_validator(mode="after")
+    def _content(self) -> Message:
+        if self.content is None and not (self.role == "assistant" and self.tool_calls):
+            raise ValueError(f"a {self.role} message needs content")
+        if self.role != "assistant" and self.tool_calls:
+            raise ValueError("only assistant messages carry tool_calls")
+        return self
+
+    def image_urls(self) -> list[str]:
+        if not isinstance(self.content, list):
+            return []
+        return [part.image_url.url for part in self.content if isinstance(part, ImageContent)]
+
+
+class FunctionSpec(_Lenient):
+    name: str = Field(min_length=1, max_length=64)
+    description: str | None = None
+    parameters: dict[str, Any] = Field(default_factory=dict)
+
+
+class Tool(_Lenient):
+    type: Literal["function"]
+    function: FunctionSpec
+
+
+class ChatCompletionRequest(_Lenient):
+    model: str
+    messages: list[Message] = Field(min_length=1)
+    tools: list[Tool] | None = None
+    tool_choice: Literal["none", "auto", "required"] | dict[str, Any] | None = None
+    temperature: float = Field(default=1.0, ge=0, le=2)
+    top_p: float = Field(default=1.0, gt=0, le=1)
+    top_k: int | None = Field(default=None, ge=-1, description="vLLM extension; -1/None: off")
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_completion_tokens: int | None = Field(default=None, ge=1)
+    n: int = Field(default=1, ge=1)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    logprobs: bool = False
+    top_logprobs: int | None = Field(default=None, ge=0, le=20)
+    stop: str | list[str] | None = None
+    stream: bool = False
+    chat_template_kwargs: dict[str, Any] | None = None
+
+    @field_validator("stream")
+    @classmethod
+    def _no_stream(cls, value: bool) -> bool:
+        if value:
+            raise ValueError("streaming is not supported by this server; send stream=false")
+        return value
+
+    @field_validator("stop")
+    @classmethod
+    def _stops(cls, value: str | list[str] | None) -> str | list[str] | None:
+        stops = [value] if isinstance(value, str) else value or []
+        if len(stops) > 4 or any(not stop for stop in stops):
+            raise ValueError("stop takes up to 4 non-empty strings")
+        return value
+
+    @model_validator(mode="after")
+    def _logprobs(self) -> ChatCompletionRequest:
+        if self.top_logprobs and not self.logprobs:
+            raise ValueError("top_logprobs needs logprobs=true")
+        return self
+
+    @property
+    def stop_strings(self) -> list[str]:
+        return [self.stop] if isinstance(self.stop, str) else list(self.stop or [])
+
+    @property
+    def tools_enabled(self) -> bool:
+        return bool(self.tools) and self.tool_choice != "none"
+
+    def requested_max_tokens(self) -> int | None:
+        return self.max_completion_tokens or self.max_tokens
+
+    def template_messages(self) -> list[dict[str, Any]]:
+        """Plain dicts for the chat template (images stay `image_url` parts)."""
+        return [
+            message.model_dump(mode="json", exclude_none=True, include={
+                "role", "content", "tool_calls", "reasoning_content",
+            })
+            for message in self.messages
+        ]  # fmt: skip
+
+    def template_tools(self) -> list[dict[str, Any]] | None:
+        if not self.tools_enabled or self.tools is None:
+            return None
+        return [tool.model_dump(mode="json", exclude_none=True) for tool in self.tools]
+
+
+# ---- responses ----
+
+
+class TopLogprob(BaseModel):
+    token: str
+    logprob: float
+    bytes: list[int]
+
+
+class TokenLogprob(TopLogprob):
+    top_logprobs: list[TopLogprob] = Field(default_factory=list)
+
+
+class ChoiceLogprobs(BaseModel):
+    content: list[TokenLogprob]
+
+
+class ResponseFunctionCall(BaseModel):
+    name: str
+    arguments: str
+
+
+class ResponseToolCall(BaseModel):
+    id: str = Field(default_factory=lambda: f"call_{uuid.uuid4().hex[:24]}")
+    type: Literal["function"] = "function"
+    function: ResponseFunctionCall
+
+
+class AssistantMessage(BaseModel):
+    role: Literal["assistant"] = "assistant"
+    content: str | None
+    tool_calls: list[ResponseToolCall] = Field(default_factory=list)
+    reasoning_content: str | None = None
+
+
+FinishReason = Literal["stop", "length", "tool_calls"]
+
+
+class Choice(BaseModel):
+    index: int
+    message: AssistantMessage
+    finish_reason: FinishReason
+    logprobs: ChoiceLogprobs | None = None
+
+
+class Usage(BaseModel):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class ChatCompletion(BaseModel):
+    id: str = Field(default_factory=lambda: f"chatcmpl-{uuid.uuid4().hex}")
+    object: Literal["chat.completion"] = "chat.completion"
+    created: int = Field(default_factory=lambda: int(time.time()))
+    model: str
+    choices: list[Choice]
+    usage: Usage
+    system_fingerprint: str = Field(description="the model version that produced the choices")
+    model_version: str = Field(description="the same, under a name that says what it is")
+
+
+class ModelCard(BaseModel):
+    id: str
+    object: Literal["model"] = "model"
+    created: int
+    owned_by: str = "phonebuddy"
+    root: str
+    model_version: str
+    max_model_len: int
+
+
+class ModelList(BaseModel):
+    object: Literal["list"] = "list"
+    data: list[ModelCard]
+
+
+class ReloadRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model: str = Field(min_length=1, description="a folder or a store URL of the new checkpoint")
+    version: str | None = Field(default=None, max_length=128)
+
+
+class ReloadResponse(BaseModel):
+    model_version: str
+    previous_version: str
+    load_seconds: float

@@ -1,0 +1,148 @@
+"""`phonebuddy policy ...`: build the tiny model, serve a checkpoint, print the KServe manifest."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+app = typer.Typer(
+    help="The policy model: tiny checkpoints and the inference server.", no_args_is_help=True
+)
+
+TINY_SEED = 0
+
+
+def tiny_checkpoint(seed: int = TINY_SEED) -> Path:
+    """The cached tiny checkpoint for `seed`, built on first use (a few seconds, no download)."""
+    from phonebuddy.policy.checkpoints import default_cache_dir
+    from phonebuddy.policy_model import make_tiny
+
+    folder = default_cache_dir() / f"tiny-policy-seed{seed}"
+    if not (folder / "model.safetensors").is_file():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+        make_tiny(staging, seed=seed)
+        try:
+            staging.rename(folder)
+        except OSError:  # another process finished first; its copy is the same
+            shutil.rmtree(staging, ignore_errors=True)
+    return folder
+
+
+@app.command("make-tiny")
+def make_tiny_command(
+    directory: Annotated[Path, typer.Argument(help="folder to write the checkpoint into")],
+    seed: Annotated[int, typer.Option(help="weights are a function of the seed")] = 0,
+) -> None:
+    """Write a tiny random Qwen3.5-VL checkpoint (64M parameters, real tokenizer) that
+    `from_pretrained` and `policy serve` load like a real one. Nothing is downloaded."""
+    from phonebuddy.policy_model import make_tiny
+
+    path = make_tiny(directory, seed=seed)
+    typer.echo(f"tiny Qwen3.5-VL (seed {seed}) written to {path}")
+
+
+def _settings(**given: Any) -> Any:
+    from pydantic import ValidationError
+
+    from phonebuddy.policy.settings import PolicySettings
+
+    try:
+        return PolicySettings(**{key: value for key, value in given.items() if value is not None})
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in error['loc']) or 'settings'}: {error['msg']}"
+            for error in exc.errors()
+        )
+        typer.echo(f"error: invalid policy settings: {problems}", err=True)
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def serve(
+    model: Annotated[
+        str | None,
+        typer.Option(help="checkpoint folder or store URL [PHONEBUDDY_POLICY_MODEL]"),
+    ] = None,
+    tiny: Annotated[
+        bool, typer.Option(help="serve the tiny random model (built on first use)")
+    ] = False,
+    backend: Annotated[str | None, typer.Option(help="transformers | vllm")] = None,
+    host: Annotated[str | None, typer.Option(help="bind address [127.0.0.1]")] = None,
+    port: Annotated[int | None, typer.Option(help="port [8093]")] = None,
+    served_model_name: Annotated[str | None, typer.Option(help="the API's model name")] = None,
+    model_version: Annotated[str | None, typer.Option(help="version to report")] = None,
+) -> None:
+    """Serve a checkpoint behind the OpenAI chat-completions API (/v1/chat/completions,
+    /v1/models) with /livez /readyz /metrics. Options left out come from PHONEBUDDY_POLICY_*."""
+    if tiny and model:
+        typer.echo("error: give --model or --tiny, not both", err=True)
+        raise typer.Exit(2)
+    if tiny:
+        model = str(tiny_checkpoint())
+    settings = _settings(
+        model=model, backend=backend, host=host, port=port,
+        served_model_name=served_model_name, model_version=model_version,
+    )  # fmt: skip
+    if settings.backend == "vllm":
+        _serve_vllm(settings)
+        return
+    import uvicorn
+
+    from phonebuddy.policy.app import backend_for, create_app
+    from phonebuddy.telemetry import configure_logging
+
+    configure_logging()
+    typer.echo(f"policy server ({settings.backend}): {settings.model}")
+    typer.echo(f"  http://{settings.host}:{settings.port}/v1  model {settings.served_model_name!r}")
+    uvicorn.run(
+        create_app(settings, backend_for(settings)),
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+    )
+
+
+def _serve_vllm(settings: Any) -> None:
+    from phonebuddy.policy.checkpoints import default_cache_dir, is_store_url
+    from phonebuddy.policy.vllm import VllmUnavailableError, exec_vllm
+
+    if is_store_url(settings.model):
+        typer.echo("error: vLLM loads a folder; copy the checkpoint first (KServe does)", err=True)
+        raise typer.Exit(2)
+    try:
+        exec_vllm(settings, model_path=settings.model, state_dir=default_cache_dir() / "vllm")
+    except VllmUnavailableError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+@app.command("kserve-manifest")
+def kserve_manifest(
+    storage_uri: Annotated[
+        str, typer.Option(help="checkpoint KServe copies to /mnt/models")
+    ] = "s3://phonebuddy-checkpoints/qwen3.5-4b-sft",
+    name: Annotated[str, typer.Option(help="InferenceService name")] = "phonebuddy-policy",
+    namespace: Annotated[str | None, typer.Option(help="namespace")] = None,
+    image: Annotated[
+        str, typer.Option(help="image with phonebuddy-policy and vllm")
+    ] = "ghcr.io/phonebuddy/policy-vllm:0.1.0",
+    gpus: Annotated[int, typer.Option(min=1, help="GPUs (tensor parallel size)")] = 1,
+    max_model_len: Annotated[int, typer.Option(min=256)] = 32768,
+) -> None:
+    """Print a KServe InferenceService (YAML) serving a checkpoint with vLLM on GPU nodes."""
+    from phonebuddy.policy.kserve import inference_service, render
+
+    typer.echo(
+        render(
+            inference_service(
+                name=name, namespace=namespace, image=image, storage_uri=storage_uri,
+                gpus=gpus, max_model_len=max_model_len,
+            )
+        ),
+        nl=False,
+    )  # fmt: skip

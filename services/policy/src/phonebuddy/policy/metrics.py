@@ -1,0 +1,43 @@
+"""The policy server's Prometheus metrics (`phonebuddy_policy_*`). Tokens per second is
+`rate(phonebuddy_policy_completion_tokens_total[1m])`. The `version` label holds only the
+version being served (the old series is removed on reload), so it stays bounded."""
+
+from __future__ import annotations
+
+from phonebuddy.telemetry import ServiceMetrics
+
+BATCH_ROW_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128)
+TOKEN_BUCKETS = (16, 64, 256, 1024, 4096, 16384, 65536)
+
+
+class PolicyMetrics:
+    def __init__(self) -> None:
+        self.registry = ServiceMetrics("policy")
+        m = self.registry
+        self.requests = m.counter("requests", "Chat-completion requests answered", ["code"])
+        self.request_latency = m.histogram(
+            "request_latency", "Time from request to answer, queueing included", ["outcome"]
+        )
+        self.prompt_tokens = m.counter("prompt_tokens", "Prompt tokens processed")
+        self.completion_tokens = m.counter("completion_tokens", "Tokens generated")
+        self.queue_depth = m.gauge("queue_depth", "Requests waiting for a batch")
+        self.batch_rows = m.histogram(
+            "batch_rows", "Sequences generated together", unit="rows", buckets=BATCH_ROW_BUCKETS
+        )
+        self.batch_latency = m.histogram("batch_latency", "Time to generate one batch")
+        self.prompt_length = m.histogram(
+            "prompt_length", "Prompt length", unit="tokens", buckets=TOKEN_BUCKETS
+        )
+        self.model_info = m.gauge("model_info", "1 for the model version being served", ["version"])
+        self.reloads = m.counter("reloads", "Weight reloads", ["outcome"])
+        self._version: str | None = None
+
+    def serving(self, version: str) -> None:
+        if self._version is not None:
+            self.model_info.remove(self._version)
+        self.model_info.labels(version=version).set(1)
+        self._version = version
+
+    def batch(self, rows: int, seconds: float) -> None:
+        self.batch_rows.observe(rows)
+        self.batch_latency.observe(seconds)

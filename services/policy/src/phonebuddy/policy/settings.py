@@ -1,0 +1,60 @@
+"""Policy server settings (environment variables PHONEBUDDY_POLICY_*)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Backend = Literal["transformers", "vllm"]
+
+
+class PolicySettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PHONEBUDDY_POLICY_", frozen=True, extra="forbid")
+
+    model: str = Field(
+        description="checkpoint to serve: a folder, or a store URL (s3://bucket/prefix, "
+        "local:/path) that is copied to a local cache first"
+    )
+    backend: Backend = "transformers"
+    served_model_name: str = Field(
+        default="phonebuddy-policy", pattern=r"^[A-Za-z0-9._:/-]{1,128}$",
+        description="the `model` name clients send and /v1/models lists",
+    )  # fmt: skip
+    model_version: str | None = Field(
+        default=None, max_length=128,
+        description="version reported with every response; default: derived from the weights",
+    )  # fmt: skip
+    host: str = "127.0.0.1"
+    port: int = Field(default=8093, ge=0, le=65535)
+    api_key: SecretStr | None = Field(
+        default=None, description="if set, clients must send `Authorization: Bearer <key>`"
+    )
+    admin_token: SecretStr | None = Field(
+        default=None, description="bearer token for POST /admin/reload; unset: reload is off"
+    )
+    device: str = Field(default="auto", description="torch device: auto, cpu, cuda, cuda:1 ...")
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
+    max_model_len: int = Field(default=32768, ge=256, description="prompt + completion tokens")
+    max_tokens_default: int = Field(default=256, ge=1, description="when a request gives none")
+    max_n: int = Field(default=64, ge=1, le=1024, description="largest `n` a request may ask")
+    max_batch_rows: int = Field(default=16, ge=1, description="sequences generated together")
+    batch_wait_ms: float = Field(
+        default=5.0, ge=0, le=1000, description="how long a batch waits for company"
+    )
+    max_queue: int = Field(default=256, ge=1, description="queued requests before 503")
+    max_image_bytes: int = Field(default=16 * 2**20, ge=1024)
+    max_image_pixels: int = Field(
+        default=40_000_000, ge=1024, description="decoded size limit (decompression bombs)"
+    )
+    max_images_per_request: int = Field(default=16, ge=0)
+    image_fetch_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    allow_remote_images: bool = Field(
+        default=True, description="fetch http(s) image URLs (turn off where SSRF matters)"
+    )
+    request_timeout_s: float = Field(default=300.0, gt=0, description="queue + generation")
+    # vLLM only
+    vllm_tensor_parallel_size: int = Field(default=1, ge=1)
+    vllm_gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
+    vllm_extra_args: str = Field(default="", description="appended to vLLM's command line")

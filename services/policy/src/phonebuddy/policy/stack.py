@@ -1,0 +1,27 @@
+"""How `phonebuddy up` runs the policy server: the tiny random Qwen3.5-VL on CPU (built on first
+use into the cache, no download), so rollouts have a model to call on a laptop. The stack makes
+an API key and an admin (reload) token for it and tells other services where it is.
+
+No judge model runs on a laptop, so the local stack points the rubric judge at this server too:
+its answers are unusable, and the judge reports `judge_error` for real-source episodes until
+PHONEBUDDY_JUDGE_* name a real model.
+"""
+
+_JUDGE_LLM = {
+    f"PHONEBUDDY_JUDGE_{role}_{key}": value
+    for role in ("RUBRIC", "GRADER")
+    for key, value in (
+        ("BASE_URL", "{url}/v1"),
+        ("MODEL", "phonebuddy-policy"),
+        ("API_KEY", "{env[PHONEBUDDY_POLICY_API_KEY]}"),
+    )
+}
+
+STACK_SERVICE = {
+    "name": "policy",
+    "args": ["policy", "serve", "--tiny"],
+    "description": "policy server: OpenAI-compatible API, tiny Qwen3.5-VL on CPU (transformers)",
+    "secrets": ["PHONEBUDDY_POLICY_API_KEY", "PHONEBUDDY_POLICY_ADMIN_TOKEN"],
+    "exports": {"PHONEBUDDY_POLICY_URL": "{url}/v1"},
+    "defaults": _JUDGE_LLM,
+}

@@ -1,0 +1,260 @@
+"""The policy server through the official OpenAI client, as users and the broker call it."""
+
+import asyncio
+import json
+
+import httpx
+import openai
+import pytest
+from openai import AsyncOpenAI, OpenAI
+
+from phonebuddy.agent import mobile_use_tool
+
+from .conftest import API_KEY, MODEL, png_data_uri, user_message
+
+
+@pytest.fixture
+def client(server: str) -> OpenAI:
+    return OpenAI(base_url=f"{server}/v1", api_key=API_KEY, max_retries=0)
+
+
+def test_models_lists_the_served_model_with_its_version(client: OpenAI) -> None:
+    models = client.models.list().data
+    assert [model.id for model in models] == [MODEL]
+    extra = models[0].model_extra or {}
+    assert extra["model_version"].startswith("tiny-seed0@")
+    assert extra["max_model_len"] == 4096
+
+
+def test_completion_with_image_and_tools_reports_version_and_usage(client: OpenAI) -> None:
+    raw = client.chat.completions.with_raw_response.create(
+        model=MODEL,
+        messages=[
+            {"role": "system", "content": "You operate a phone."},
+            user_message("Open Settings.", png_data_uri()),
+        ],
+        tools=[mobile_use_tool()],  # type: ignore[list-item]
+        max_tokens=6,
+        temperature=0,
+    )
+    completion = raw.parse()
+    version = (completion.model_extra or {})["model_version"]
+    assert version.startswith("tiny-seed0@")
+    assert completion.system_fingerprint == version
+    assert raw.headers["x-phonebuddy-model-version"] == version
+    assert completion.model == MODEL
+    assert len(completion.choices) == 1
+    choice = completion.choices[0]
+    # The random model rambles: it hits the token budget and writes no tool call.
+    assert choice.finish_reason == "length"
+    assert choice.message.content
+    assert completion.usage is not None
+    assert completion.usage.completion_tokens == 6
+    # 216x480 -> upscaled to the 65,536-pixel minimum -> 64 image tokens, plus the tool schema.
+    assert completion.usage.prompt_tokens > 64 + 300
+
+
+def test_n_samples_and_logprobs(client: OpenAI) -> None:
+    completion = client.chat.completions.create(
+        model=MODEL,
+        messages=[user_message("Describe the screen.", png_data_uri())],
+        n=4,
+        max_tokens=5,
+        temperature=1.0,
+        seed=7,
+        logprobs=True,
+        top_logprobs=3,
+    )
+    assert [choice.index for choice in completion.choices] == [0, 1, 2, 3]
+    texts = {choice.message.content for choice in completion.choices}
+    assert len(texts) > 1, "four samples at temperature 1 from a random model all agree"
+    for choice in completion.choices:
+        assert choice.logprobs is not None
+        assert choice.logprobs.content is not None
+        assert len(choice.logprobs.content) == 5
+        for token in choice.logprobs.content:
+            assert token.logprob < 0
+            assert len(token.top_logprobs) == 3
+            best = token.top_logprobs[0].logprob
+            assert all(t.logprob <= best for t in token.top_logprobs)
+            assert token.logprob <= best + 1e-6
+    assert completion.usage is not None
+    assert completion.usage.completion_tokens == 20
+
+
+def test_seed_makes_sampling_repeatable(client: OpenAI) -> None:
+    def sample(seed: int) -> list[str | None]:
+        completion = client.chat.completions.create(
+            model=MODEL, messages=[user_message("Go home.")], n=2, max_tokens=6, seed=seed
+        )
+        return [choice.message.content for choice in completion.choices]
+
+    assert sample(11) == sample(11)
+    assert sample(11) != sample(12)
+
+
+def test_greedy_is_deterministic_and_top_p_tiny_is_greedy(client: OpenAI) -> None:
+    messages = [user_message("Open the clock.")]
+    greedy = client.chat.completions.create(
+        model=MODEL, messages=messages, max_tokens=6, temperature=0
+    )
+    again = client.chat.completions.create(
+        model=MODEL, messages=messages, max_tokens=6, temperature=0
+    )
+    nucleus = client.chat.completions.create(
+        model=MODEL, messages=messages, max_tokens=6, temperature=1.0, top_p=1e-6, seed=3
+    )
+    assert greedy.choices[0].message.content == again.choices[0].message.content
+    assert nucleus.choices[0].message.content == greedy.choices[0].message.content
+
+
+def test_stop_string_cuts_the_answer(client: OpenAI) -> None:
+    messages = [user_message("Type hello.")]
+    full = client.chat.completions.create(
+        model=MODEL, messages=messages, max_tokens=12, temperature=0
+    )
+    text = full.choices[0].message.content or ""
+    assert len(text) > 4
+    stop = text[len(text) // 2 : len(text) // 2 + 2]
+    cut = client.chat.completions.create(
+        model=MODEL, messages=messages, max_tokens=12, temperature=0, stop=[stop]
+    )
+    assert cut.choices[0].finish_reason == "stop"
+    assert cut.choices[0].message.content == text[: text.find(stop)].strip() or None
+
+
+async def test_concurrent_requests_are_batched(server: str) -> None:
+    client = AsyncOpenAI(base_url=f"{server}/v1", api_key=API_KEY, max_retries=0)
+    before = _histogram_sum(server, "phonebuddy_policy_batch_rows_rows")
+    completions = await asyncio.gather(
+        *(
+            client.chat.completions.create(
+                model=MODEL,
+                messages=[user_message(f"Task number {i}.", png_data_uri(color=(i * 20, 0, 0)))],
+                max_tokens=4,
+                temperature=0,
+            )
+            for i in range(8)
+        )
+    )
+    await client.close()
+    assert all(c.usage is not None and c.usage.completion_tokens == 4 for c in completions)
+    rows, batches = _histogram_sum(server, "phonebuddy_policy_batch_rows_rows")
+    assert rows - before[0] == 8
+    assert batches - before[1] < 8, "eight concurrent requests ran as eight batches"
+
+
+def _histogram_sum(server: str, name: str) -> tuple[float, float]:
+    text = httpx.get(f"{server}/metrics").text
+    values = {}
+    for line in text.splitlines():
+        for suffix in ("_sum", "_count"):
+            if line.startswith(name + suffix + " "):
+                values[suffix] = float(line.split()[-1])
+    return values.get("_sum", 0.0), values.get("_count", 0.0)
+
+
+# ---- bad requests: a clear 4xx, and the server keeps serving ----
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "needle"),
+    [
+        ({"model": "gpt-9"}, openai.NotFoundError, "does not exist"),
+        ({"temperature": 5}, openai.BadRequestError, "temperature"),
+        ({"top_p": 0}, openai.BadRequestError, "top_p"),
+        ({"n": 0}, openai.BadRequestError, "n: Input should be greater"),
+        ({"n": 9}, openai.BadRequestError, "limit 8"),
+        ({"max_tokens": 0}, openai.BadRequestError, "max_tokens"),
+        ({"max_tokens": 5000}, openai.BadRequestError, "maximum context length"),
+        ({"top_logprobs": 2}, openai.BadRequestError, "logprobs"),
+        ({"stop": ["a", "b", "c", "d", "e"]}, openai.BadRequestError, "stop"),
+    ],
+)
+def test_invalid_parameters_are_400s(
+    client: OpenAI, kwargs: dict, error: type, needle: str
+) -> None:
+    request = {"model": MODEL, "messages": [user_message("hi")], "max_tokens": 2, **kwargs}
+    with pytest.raises(error) as raised:
+        client.chat.completions.create(**request)
+    assert needle in str(raised.value)
+    assert client.chat.completions.create(model=MODEL, messages=[user_message("hi")], max_tokens=1)
+
+
+@pytest.mark.parametrize(
+    ("url", "needle"),
+    [
+        ("data:image/png;base64,iVBORw0KGgo=", "not a decodable image"),
+        ("data:image/png;base64,@@@not-base64@@@", "not valid base64"),
+        ("data:text/plain,hello", "data:image/<type>;base64"),
+        ("ftp://example.com/a.png", "unsupported image URL scheme"),
+        ("store:blobs/sha256/00/" + "0" * 64, "no object store"),
+    ],
+)
+def test_broken_images_are_400s_naming_the_image(client: OpenAI, url: str, needle: str) -> None:
+    with pytest.raises(openai.BadRequestError) as raised:
+        client.chat.completions.create(
+            model=MODEL, messages=[user_message("look", png_data_uri(), url)], max_tokens=1
+        )
+    assert needle in str(raised.value)
+    assert "image 2 (message 1)" in str(raised.value)
+
+
+def test_prompt_too_long(client: OpenAI) -> None:
+    with pytest.raises(openai.BadRequestError) as raised:
+        client.chat.completions.create(
+            model=MODEL, messages=[user_message("tap " * 5000)], max_tokens=4
+        )
+    assert raised.value.code == "context_length_exceeded"
+
+
+def test_streaming_is_refused_clearly(server: str) -> None:
+    response = httpx.post(
+        f"{server}/v1/chat/completions",
+        headers={"Authorization": f"Bearer {API_KEY}"},
+        json={"model": MODEL, "messages": [user_message("hi")], "stream": True},
+    )
+    assert response.status_code == 400
+    assert "streaming is not supported" in response.json()["error"]["message"]
+
+
+def test_malformed_json_and_wrong_roles_are_400s(server: str) -> None:
+    headers = {"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"}
+    url = f"{server}/v1/chat/completions"
+    broken = httpx.post(url, headers=headers, content=b'{"model": "phonebuddy-policy", "mess')
+    assert broken.status_code == 400
+    assert broken.json()["error"]["type"] == "invalid_request_error"
+    tool_role = httpx.post(
+        url,
+        headers=headers,
+        content=json.dumps(
+            {"model": MODEL, "messages": [{"role": "tool", "content": "x", "tool_call_id": "1"}]}
+        ),
+    )
+    assert tool_role.status_code == 400
+    assert "role" in tool_role.json()["error"]["message"]
+
+
+def test_api_key_is_required(server: str) -> None:
+    client = OpenAI(base_url=f"{server}/v1", api_key="wrong", max_retries=0)
+    with pytest.raises(openai.AuthenticationError):
+        client.models.list()
+    assert httpx.get(f"{server}/v1/models").status_code == 401
+
+
+def test_health_and_metrics(server: str, client: OpenAI) -> None:
+    assert httpx.get(f"{server}/livez").status_code == 200
+    ready = httpx.get(f"{server}/readyz")
+    assert ready.status_code == 200
+    assert ready.json()["checks"] == {"model": True}
+    client.chat.completions.create(model=MODEL, messages=[user_message("hi")], max_tokens=2)
+    metrics = httpx.get(f"{server}/metrics").text
+    for name in (
+        'phonebuddy_policy_requests_total{code="200"}',
+        "phonebuddy_policy_completion_tokens_total",
+        "phonebuddy_policy_prompt_tokens_total",
+        "phonebuddy_policy_request_latency_seconds_bucket",
+        "phonebuddy_policy_queue_depth",
+        'phonebuddy_policy_model_info{version="tiny-seed0@',
+    ):
+        assert name in metrics
