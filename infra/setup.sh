@@ -10,6 +10,8 @@ python=${PYTHON:-python3}
 need_apt=()
 command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
 [ -n "$(fc-list :lang=zh 2>/dev/null | head -n 1)" ] || need_apt+=(fonts-noto-cjk)
+# Headless Chromium for the trajectory viewer's browser tests (never `playwright install`).
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -21,9 +23,14 @@ fi
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
 
+# Every distribution in editable mode, with all of its extras (a dev machine runs every test).
 editables=()
 for project in libs/*/pyproject.toml services/*/pyproject.toml training-jobs/*/pyproject.toml; do
-  [ -f "$project" ] && editables+=(-e "$(dirname "$project")")
+  [ -f "$project" ] || continue
+  extras=$("$python" -c 'import sys, tomllib
+extras = tomllib.load(open(sys.argv[1], "rb"))["project"].get("optional-dependencies", {})
+print(",".join(sorted(extras)))' "$project")
+  editables+=(-e "$(dirname "$project")${extras:+[$extras]}")
 done
 echo "setup: installing ${#editables[@]} distributions into $venv"
 "$venv/bin/python" -m pip install -q -c constraints.txt -r requirements-dev.txt "${editables[@]}"

@@ -10,15 +10,29 @@ from phonebuddy.protocol import (
     Click,
     Episode,
     EpisodeStatus,
+    EpisodeWork,
     ErrorCode,
     ErrorReply,
     Frame,
     Instruction,
+    JudgeReply,
+    JudgeRequest,
     Observation,
+    OracleReply,
+    OracleRequest,
     PolicyRef,
+    PolicyTarget,
+    RolloutAccepted,
+    RolloutRequest,
+    RunEvent,
+    SamplingSpec,
     ScreenSize,
     Source,
+    SourceMix,
     Step,
+    TaskList,
+    TaskQuery,
+    TaskSelection,
     TaskSpec,
     Terminate,
     UINode,
@@ -74,6 +88,15 @@ EPISODE = Episode(
     finished_at=NOW,
 )
 LEASE_ID = "lease-0123456789"
+ROLLOUT = RolloutRequest(
+    run_id="run-1",
+    tasks=TaskSelection(suite="smoke", seeds=(0, 1)),
+    policy=PolicyTarget(base_url="http://policy:8093/v1"),
+    group_size=4,
+    mix=SourceMix.parse("sim=0.5,real=0.5"),
+    redundancy=1,
+    min_policy_step=3,
+)
 
 EXAMPLES: dict[str, Any] = {
     "Observation": OBSERVATION,
@@ -102,7 +125,22 @@ EXAMPLES: dict[str, Any] = {
     "VerifyReply": env.VerifyReply(verdict=Verdict(success=False, reward=0, grader="verifier")),
     "ReleaseRequest": env.ReleaseRequest(lease_id=LEASE_ID),
     "ReleaseReply": env.ReleaseReply(released=True),
-}
+    "JudgeRequest": JudgeRequest(episode=EPISODE),
+    "JudgeReply": JudgeReply(verdict=Verdict(success=False, reward=0, grader="judge",
+                                             judge_error=True, reason="timed out")),
+    "RolloutRequest": ROLLOUT,
+    "RolloutAccepted": RolloutAccepted(run_id="run-1", groups=2, episodes=8, store_url="s3://b"),
+    "EpisodeWork": EpisodeWork(
+        run_id="run-1", group_id="g00000", episode_id="g00000.0", sample_index=0, group_size=4,
+        task=TASK, policy=ROLLOUT.policy, sampling=SamplingSpec(seed=3), step_budget=30,
+        screenshots=1, max_env_retries=2, store_url="s3://b",
+    ),
+    "RunEvent": RunEvent(run_id="run-1", kind="group_complete", group_id="g00000"),
+    "TaskQuery": TaskQuery(suite="smoke", seeds=(0, 1)),
+    "TaskList": TaskList(tasks=(TASK,)),
+    "OracleRequest": OracleRequest(task=TASK),
+    "OracleReply": OracleReply(actions=(Click(coordinate=(1, 2)), Terminate(status="success"))),
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(set(PUBLIC_MESSAGES) - {"Action"}))
@@ -206,3 +244,19 @@ def test_subjects_are_built_in_one_place_and_reject_bad_tokens() -> None:
     for bad in ["a.b", "a*", ">", "", "a b"]:
         with pytest.raises(ValueError, match="not a valid NATS subject token"):
             subjects.env_instance_prefix(Source.SIM, bad)
+
+
+def test_source_mix_parses_and_normalizes() -> None:
+    mix = SourceMix.parse("sim=1, real=3")
+    assert mix.shares() == {Source.SIM: 0.25, Source.REAL: 0.75}
+    with pytest.raises(ValueError, match="not sim=SHARE"):
+        SourceMix.parse("sim=1,phone=2")
+    with pytest.raises(ValueError, match="no source a share"):
+        SourceMix.parse("sim=0")
+
+
+def test_task_selection_takes_exactly_one_way() -> None:
+    with pytest.raises(ValueError, match="exactly one"):
+        TaskSelection(suite="smoke", template_ids=("notes.create",))
+    with pytest.raises(ValueError, match="exactly one"):
+        TaskSelection()

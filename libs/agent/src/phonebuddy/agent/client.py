@@ -22,9 +22,13 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from phonebuddy.agent.chat_format import IM_END, render_completion
 from phonebuddy.agent.parsing import ParsedOutput, parse_output
 from phonebuddy.agent.prompt import Prompt
-from phonebuddy.protocol import FrameRef
+from phonebuddy.protocol import FrameRef, TaskSpec
 
 VERSION_HEADER = "x-phonebuddy-model-version"
+# Request metadata naming the task and step (the teacher policy plays the task's oracle from
+# them; model servers ignore them).
+TASK_KEY = "phonebuddy_task"
+STEP_KEY = "phonebuddy_step"
 
 
 class PolicyEndpoint(BaseModel):
@@ -117,7 +121,13 @@ class PolicyClient:
             await self._http.aclose()
 
     def request_body(
-        self, prompt: Prompt, frames: Mapping[str, bytes], sampling: Sampling
+        self,
+        prompt: Prompt,
+        frames: Mapping[str, bytes],
+        sampling: Sampling,
+        *,
+        task: TaskSpec | None = None,
+        step: int | None = None,
     ) -> dict[str, Any]:
         """The chat-completions body; `frames` maps each screenshot's sha256 to its bytes."""
 
@@ -141,13 +151,23 @@ class PolicyClient:
             body["logprobs"] = True
         if sampling.enable_thinking is not None:
             body["chat_template_kwargs"] = {"enable_thinking": sampling.enable_thinking}
+        if task is not None:
+            body["metadata"] = {TASK_KEY: task.model_dump_json(), STEP_KEY: str(step or 0)}
         return body
 
     async def act(
-        self, prompt: Prompt, frames: Mapping[str, bytes], sampling: Sampling | None = None
+        self,
+        prompt: Prompt,
+        frames: Mapping[str, bytes],
+        sampling: Sampling | None = None,
+        *,
+        task: TaskSpec | None = None,
+        step: int | None = None,
     ) -> PolicyReply:
+        """One policy call. With `task` and `step` the request also names them in its
+        metadata (for the PhoneWorld teacher)."""
         sampling = sampling or Sampling()
-        body = self.request_body(prompt, frames, sampling)
+        body = self.request_body(prompt, frames, sampling, task=task, step=step)
         headers = {}
         if self.endpoint.api_key is not None:
             headers["Authorization"] = f"Bearer {self.endpoint.api_key.get_secret_value()}"

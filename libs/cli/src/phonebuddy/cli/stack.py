@@ -45,7 +45,7 @@ class ServiceProcess(ManagedProcess):
     "secrets" (variables the stack fills with fresh random tokens before any service starts)
     and "exports" (variables set once it runs, e.g. {"PHONEBUDDY_POLICY_URL": "{url}/v1"}; a
     template may also name the stack's variables: "{env[PHONEBUDDY_POLICY_API_KEY]}") and
-    "defaults" (the same, unless the user's environment already sets the variable)."""
+    "defaults" (the same, as a group, unless the user's environment sets any of them)."""
 
     ready_timeout_s = 120.0
 
@@ -189,8 +189,9 @@ class LocalStack:
             self._add(spec["name"], service.url, service.pid, spec["description"])
             for name, template in spec.get("exports", {}).items():
                 self.env[name] = template.format(url=service.url, env=self.env)
-            for name, template in spec.get("defaults", {}).items():
-                if name not in os.environ:  # the user's own setting wins
+            defaults = spec.get("defaults", {})
+            if not any(name in os.environ for name in defaults):  # the user's own settings win
+                for name, template in defaults.items():
                     self.env[name] = template.format(url=service.url, env=self.env)
 
         info = StackInfo(pid=os.getpid(), endpoints=tuple(self.endpoints), env=self.env)
@@ -205,7 +206,10 @@ class LocalStack:
         base = free_port_range(LOCAL_PHONES, self.host)
         serials = ",".join(f"emulator-{base - 1 + i}" for i in range(LOCAL_PHONES))
         self.env |= {
-            "PHONEBUDDY_WORLD_DEVICES": str(LOCAL_PHONES),
+            # LOCAL_PHONES sim devices leased over NATS, and LOCAL_PHONES more that only speak
+            # ADB (for the gateway): a phone is never driven by both at once.
+            "PHONEBUDDY_WORLD_DEVICES": str(2 * LOCAL_PHONES),
+            "PHONEBUDDY_WORLD_ADB_DEVICES": str(LOCAL_PHONES),
             "PHONEBUDDY_WORLD_ADB_BASE_PORT": str(base),
             "PHONEBUDDY_WORLD_ADB_REGISTER": f"{adb.host}:{adb.port}",
             "PHONEBUDDY_GATEWAY_ADB_SERVER": f"{adb.host}:{adb.port}",

@@ -71,3 +71,24 @@ def load_stack(path: Path | None = None) -> StackInfo:
         return StackInfo.model_validate(json.loads(path.read_text()))
     except FileNotFoundError:
         raise StackNotRunningError(path) from None
+
+
+def stack_environment(path: Path | None = None) -> dict[str, str]:
+    """PhoneBuddy settings for commands run beside a local stack: the running stack's
+    PHONEBUDDY_* variables, overridden by those set in this process's environment. Without a
+    running stack, just the environment's own."""
+    try:
+        stack = load_stack(path).env
+    except StackNotRunningError:
+        stack = {}
+    own = {key: value for key, value in os.environ.items() if key.startswith("PHONEBUDDY_")}
+    return {**stack, **own}
+
+
+def store_settings_kwargs(env: dict[str, str]) -> dict[str, str]:
+    """`StoreSettings` keyword arguments from PHONEBUDDY_STORE_* variables."""
+    return {
+        key.removeprefix("PHONEBUDDY_STORE_").lower(): value
+        for key, value in env.items()
+        if key.startswith("PHONEBUDDY_STORE_")
+    }

@@ -32,6 +32,7 @@ class Step(BaseModel):
     action: Action | None = None
     invalid_reason: str | None = None
     timings: StepTimings = StepTimings()
+    policy_version: str | None = Field(default=None, description="the model that answered")
 
     @model_validator(mode="after")
     def _action_or_reason(self) -> Self:
@@ -85,6 +86,7 @@ class Episode(BaseModel):
     episode_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.\-]+$")
     run_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.\-]+$")
     group_id: str | None = None
+    sample_index: int | None = Field(default=None, ge=0, description="place in its group")
     task: TaskSpec
     policy: PolicyRef
     device_id: str
@@ -94,6 +96,8 @@ class Episode(BaseModel):
     answer: str | None = None
     verdict: Verdict | None = None
     error: str | None = None
+    attempts: int = Field(default=1, ge=1, description="1 + retries on fresh devices")
+    judge_s: float = Field(default=0.0, ge=0, description="time spent grading")
     started_at: datetime
     finished_at: datetime
 

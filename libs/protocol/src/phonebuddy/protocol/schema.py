@@ -6,10 +6,11 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from phonebuddy.protocol import env
+from phonebuddy.protocol import env, rollout
 from phonebuddy.protocol.actions import action_adapter
 from phonebuddy.protocol.episodes import Episode, Step, Verdict
 from phonebuddy.protocol.errors import ErrorReply
+from phonebuddy.protocol.judging import JudgeReply, JudgeRequest
 from phonebuddy.protocol.observation import Frame, Observation
 from phonebuddy.protocol.tasks import TaskSpec
 
@@ -34,6 +35,16 @@ PUBLIC_MESSAGES: dict[str, type[BaseModel] | TypeAdapter[Any]] = {
     "VerifyReply": env.VerifyReply,
     "ReleaseRequest": env.ReleaseRequest,
     "ReleaseReply": env.ReleaseReply,
+    "JudgeRequest": JudgeRequest,
+    "JudgeReply": JudgeReply,
+    "RolloutRequest": rollout.RolloutRequest,
+    "RolloutAccepted": rollout.RolloutAccepted,
+    "EpisodeWork": rollout.EpisodeWork,
+    "RunEvent": rollout.RunEvent,
+    "TaskQuery": rollout.TaskQuery,
+    "TaskList": rollout.TaskList,
+    "OracleRequest": rollout.OracleRequest,
+    "OracleReply": rollout.OracleReply,
 }
 
 

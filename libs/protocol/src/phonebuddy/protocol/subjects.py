@@ -59,3 +59,23 @@ DEAD_LETTER_PREFIX = f"{ROOT}.dlq"
 
 def dead_letter_subject(stream: str) -> str:
     return f"{DEAD_LETTER_PREFIX}.{check_token(stream)}"
+
+
+# The rubric judge: request/reply, one queue group shared by every judge process.
+JUDGE_SUBJECT = f"{ROOT}.judge.grade"
+JUDGE_QUEUE = f"{ROOT}-judge"
+
+# The rollout broker.
+ROLLOUT_SUBMIT = f"{ROOT}.broker.submit"
+ROLLOUT_QUEUE = f"{ROOT}-broker"
+ROLLOUT_EVENTS_PREFIX = f"{ROOT}.broker.events"
+
+
+def rollout_events_subject(run_id: str) -> str:
+    return f"{ROLLOUT_EVENTS_PREFIX}.{check_token(run_id.replace('.', '_'))}"
+
+
+# PhoneWorld's task catalogue and oracle (any PhoneWorld process answers).
+WORLD_TASKS = f"{ROOT}.world.tasks"
+WORLD_ORACLE = f"{ROOT}.world.oracle"
+WORLD_QUEUE = f"{ROOT}-world"

@@ -124,7 +124,10 @@ class PolicyService:
             )  # fmt: skip
             await self.backend.start()
             stack.push_async_callback(self.backend.close)
-            await self.load(s.model, s.model_version)
+            if self.backend.uses_checkpoints:
+                await self.load(s.model, s.model_version)
+            else:
+                self.metrics.serving(self.backend.version)
             yield
 
     async def load(self, source: str, version: str | None) -> tuple[str, float]:
@@ -282,7 +285,7 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
                 ModelCard(
                     id=settings.served_model_name,
                     created=service.started,
-                    root=settings.model,
+                    root=settings.model or backend.name,
                     model_version=backend.version,
                     max_model_len=backend.max_model_len,
                 )
@@ -313,6 +316,8 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
 
     @app.post("/admin/reload", dependencies=[Depends(admin_auth)])
     async def reload(body: ReloadRequest) -> ReloadResponse:
+        if not backend.uses_checkpoints:
+            raise BadRequestError(f"the {backend.name} backend has no weights to reload")
         previous = backend.version
         try:
             version, seconds = await service.load(body.model, body.version)
@@ -338,4 +343,8 @@ def backend_for(settings: PolicySettings) -> Backend:
         from phonebuddy.policy.transformers_backend import TransformersBackend
 
         return TransformersBackend(settings)
+    if settings.backend == "teacher":
+        from phonebuddy.policy.teacher_backend import TeacherBackend
+
+        return TeacherBackend(settings)
     raise BadRequestError(f"backend {settings.backend!r} runs its own server (see `policy serve`)")

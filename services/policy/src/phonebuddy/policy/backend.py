@@ -67,6 +67,7 @@ class EncodedPrompt:
 
 class Backend(Protocol):
     name: str
+    uses_checkpoints: bool  # False: `reload` is never called with weights (the teacher)
 
     @property
     def loaded(self) -> bool: ...

@@ -71,7 +71,9 @@ def serve(
     tiny: Annotated[
         bool, typer.Option(help="serve the tiny random model (built on first use)")
     ] = False,
-    backend: Annotated[str | None, typer.Option(help="transformers | vllm")] = None,
+    backend: Annotated[
+        str | None, typer.Option(help="transformers | vllm | teacher (PhoneWorld's oracle)")
+    ] = None,
     host: Annotated[str | None, typer.Option(help="bind address [127.0.0.1]")] = None,
     port: Annotated[int | None, typer.Option(help="port [8093]")] = None,
     served_model_name: Annotated[str | None, typer.Option(help="the API's model name")] = None,
@@ -97,7 +99,7 @@ def serve(
     from phonebuddy.telemetry import configure_logging
 
     configure_logging()
-    typer.echo(f"policy server ({settings.backend}): {settings.model}")
+    typer.echo(f"policy server ({settings.backend}): {settings.model or 'PhoneWorld oracle'}")
     typer.echo(f"  http://{settings.host}:{settings.port}/v1  model {settings.served_model_name!r}")
     uvicorn.run(
         create_app(settings, backend_for(settings)),

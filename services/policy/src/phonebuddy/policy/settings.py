@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Self
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-Backend = Literal["transformers", "vllm"]
+Backend = Literal["transformers", "vllm", "teacher"]
 
 
 class PolicySettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PHONEBUDDY_POLICY_", frozen=True, extra="forbid")
 
     model: str = Field(
+        default="",
         description="checkpoint to serve: a folder, or a store URL (s3://bucket/prefix, "
-        "local:/path) that is copied to a local cache first"
+        "local:/path) that is copied to a local cache first; not used by the teacher",
     )
     backend: Backend = "transformers"
     served_model_name: str = Field(
@@ -58,3 +59,12 @@ class PolicySettings(BaseSettings):
     vllm_tensor_parallel_size: int = Field(default=1, ge=1)
     vllm_gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
     vllm_extra_args: str = Field(default="", description="appended to vLLM's command line")
+
+    @model_validator(mode="after")
+    def _needs_model(self) -> Self:
+        if self.backend != "teacher" and not self.model:
+            raise ValueError(
+                "PHONEBUDDY_POLICY_MODEL (or --model) must name a checkpoint for the "
+                f"{self.backend} backend"
+            )
+        return self

@@ -4,17 +4,22 @@ an API key and an admin (reload) token for it and tells other services where it 
 
 No judge model runs on a laptop, so the local stack points the rubric judge at this server too:
 its answers are unusable, and the judge reports `judge_error` for real-source episodes until
-PHONEBUDDY_JUDGE_* name a real model.
+PHONEBUDDY_JUDGE_* name a real model (setting any of them turns all these defaults off).
 """
 
 _JUDGE_LLM = {
-    f"PHONEBUDDY_JUDGE_{role}_{key}": value
-    for role in ("RUBRIC", "GRADER")
-    for key, value in (
-        ("BASE_URL", "{url}/v1"),
-        ("MODEL", "phonebuddy-policy"),
-        ("API_KEY", "{env[PHONEBUDDY_POLICY_API_KEY]}"),
-    )
+    **{
+        f"PHONEBUDDY_JUDGE_{role}_{key}": value
+        for role in ("RUBRIC", "GRADER")
+        for key, value in (
+            ("BASE_URL", "{url}/v1"),
+            ("MODEL", "phonebuddy-policy"),
+            ("API_KEY", "{env[PHONEBUDDY_POLICY_API_KEY]}"),
+        )
+    },
+    # The tiny model's answers are unusable anyway: fail fast instead of retrying long answers.
+    "PHONEBUDDY_JUDGE_MAX_TOKENS": "64",
+    "PHONEBUDDY_JUDGE_MAX_RETRIES": "0",
 }
 
 STACK_SERVICE = {
@@ -24,4 +29,20 @@ STACK_SERVICE = {
     "secrets": ["PHONEBUDDY_POLICY_API_KEY", "PHONEBUDDY_POLICY_ADMIN_TOKEN"],
     "exports": {"PHONEBUDDY_POLICY_URL": "{url}/v1"},
     "defaults": _JUDGE_LLM,
+}
+
+TEACHER_SERVICE = {
+    "name": "teacher",
+    "args": [
+        "policy",
+        "serve",
+        "--backend",
+        "teacher",
+        "--served-model-name",
+        "phoneworld-teacher",
+    ],
+    "after": ["phoneworld"],
+    "description": "teacher policy: PhoneWorld's scripted solutions behind the same API",
+    "secrets": ["PHONEBUDDY_POLICY_API_KEY"],
+    "exports": {"PHONEBUDDY_TEACHER_URL": "{url}/v1"},
 }

@@ -192,6 +192,7 @@ def _sample(loaded: LoadedModel, row: RowState) -> Sample:
 
 class TransformersBackend:
     name = "transformers"
+    uses_checkpoints = True
 
     def __init__(
         self,

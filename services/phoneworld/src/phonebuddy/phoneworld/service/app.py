@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from phonebuddy.bus import Bus, NatsSettings, connect
 from phonebuddy.phoneworld.adb import AdbHub, parse_host_port
+from phonebuddy.phoneworld.service.catalog import CatalogEndpoint
 from phonebuddy.phoneworld.service.endpoint import EnvEndpoint
 from phonebuddy.phoneworld.service.metrics import WorldMetrics
 from phonebuddy.phoneworld.service.pool import DevicePool
@@ -43,6 +44,7 @@ class WorldService:
         self.metrics.devices.set(settings.devices)
         self.bus: Bus | None = None
         self.endpoint: EnvEndpoint | None = None
+        self.catalog: CatalogEndpoint | None = None
         self.adb: AdbHub | None = None
 
     async def nats_ready(self) -> bool:
@@ -56,11 +58,18 @@ class WorldService:
                 self.bus = await connect(self.nats_settings)
                 self.endpoint = EnvEndpoint(self.pool, self.bus, self.metrics)
                 await self.endpoint.start()
+                self.catalog = CatalogEndpoint(self.pool.world, self.bus)
+                await self.catalog.start()
             if self.settings.adb_base_port is not None:
                 # The same Device objects and locks as the NATS endpoint: one device, one lock.
                 register = self.settings.adb_register
+                adb_slots = self.pool.slots
+                if self.settings.adb_devices is not None:
+                    adb_slots = adb_slots[len(adb_slots) - self.settings.adb_devices :]
+                    for slot in adb_slots:
+                        slot.adb_only = True
                 self.adb = AdbHub(
-                    [(slot.device, slot.lock) for slot in self.pool.slots],
+                    [(slot.device, slot.lock) for slot in adb_slots],
                     host=self.settings.host,
                     base_port=self.settings.adb_base_port,
                     register=parse_host_port(register) if register else None,
@@ -73,6 +82,8 @@ class WorldService:
             reaper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reaper
+            if self.catalog is not None:
+                await self.catalog.stop()
             if self.endpoint is not None:
                 await self.endpoint.stop()
             if self.bus is not None:

@@ -36,6 +36,7 @@ class Slot:
     expires_at: float = 0.0  # monotonic
     instance: TaskInstance | None = None
     before: Doc | None = None
+    adb_only: bool = False  # driven over ADB only (by a device gateway), never leased here
 
 
 class DevicePool:
@@ -62,11 +63,12 @@ class DevicePool:
         return len(self._by_lease)
 
     def lease(self, client_id: str, ttl_s: float) -> Lease:
-        free = next((slot for slot in self.slots if slot.lease_id is None), None)
+        leasable = [slot for slot in self.slots if not slot.adb_only]
+        free = next((slot for slot in leasable if slot.lease_id is None), None)
         if free is None:
             raise ServiceError(
                 ErrorCode.NO_DEVICE_AVAILABLE,
-                f"all {len(self.slots)} devices of {self.instance_id} are leased",
+                f"all {len(leasable)} devices of {self.instance_id} are leased",
                 retryable=True,
             )
         free.lease_id = secrets.token_hex(12)

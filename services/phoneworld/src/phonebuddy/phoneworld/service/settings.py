@@ -31,6 +31,10 @@ class WorldSettings(BaseSettings):
     # adb server's HOST:PORT that every device registers with so that `adb devices` lists it.
     adb_base_port: int | None = Field(default=None, ge=1, le=65535)
     adb_register: str | None = None
+    # None: every device speaks ADB and can also be leased over NATS. N: only the last N devices
+    # speak ADB (ports adb_base_port + 0..N-1) and they are never leased over NATS, so a device
+    # gateway driving them and sim episodes never share a phone.
+    adb_devices: int | None = Field(default=None, ge=1)
 
     @field_validator("instance_id")
     @classmethod
@@ -54,6 +58,8 @@ class WorldSettings(BaseSettings):
             raise ValueError(
                 f"adb_base_port {self.adb_base_port} + {self.devices} devices runs past port 65535"
             )
+        if self.adb_devices is not None and self.adb_devices > self.devices:
+            raise ValueError(f"adb_devices {self.adb_devices} is more than devices {self.devices}")
         if self.adb_register is not None and self.adb_base_port is None:
             raise ValueError("adb_register needs adb_base_port (the devices' ADB ports)")
         return self

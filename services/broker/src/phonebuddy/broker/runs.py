@@ -1,0 +1,219 @@
+"""The broker's view of runs: their stores, manifests and group status.
+
+Per run the broker keeps, in memory, which episodes of each group are stored, being stored, or
+given up; it is loaded from the store the first time a run is touched (so it survives restarts)
+and rebuilt from the store periodically (so several broker processes converge). A group is
+complete when G of its episodes are stored, failed when more of its episodes were given up than
+it has spares; the manifest is written when a group settles (and by the periodic refresh), and
+the run is done when no group is pending. Progress events go out on core NATS.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from phonebuddy.broker.metrics import BrokerMetrics
+from phonebuddy.broker.planning import group_of
+from phonebuddy.bus import Bus
+from phonebuddy.protocol import RunEvent, Source
+from phonebuddy.protocol.subjects import rollout_events_subject
+from phonebuddy.storage import ObjectStore, StoreSettings, open_store
+from phonebuddy.trajectories import (
+    GroupStatus,
+    RunManifest,
+    RunStatus,
+    TrajectoryError,
+    TrajectoryStore,
+)
+from phonebuddy.trajectories.manifest import utcnow
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunState:
+    manifest: RunManifest
+    stored: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    pending: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    failed: dict[str, dict[str, str]] = field(default_factory=lambda: defaultdict(dict))
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    limit: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(8))
+
+
+class RunBook:
+    def __init__(self, bus: Bus, metrics: BrokerMetrics) -> None:
+        self.bus = bus
+        self.metrics = metrics
+        self._stores: dict[str, TrajectoryStore] = {}
+        self._opened: list[ObjectStore] = []
+        self._store_lock = asyncio.Lock()
+        self._load_locks: dict[tuple[str, str], asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.active: dict[tuple[str, str], RunState] = {}
+
+    async def store(self, url: str) -> TrajectoryStore:
+        async with self._store_lock:
+            if url not in self._stores:
+                raw = open_store(StoreSettings(url=url))
+                await raw.open()
+                self._opened.append(raw)
+                self._stores[url] = TrajectoryStore(raw)
+            return self._stores[url]
+
+    async def close(self) -> None:
+        for raw in self._opened:
+            with contextlib.suppress(Exception):
+                await raw.close()
+
+    # ---- state ----
+
+    async def _load(self, url: str, run_id: str) -> RunState:
+        store = await self.store(url)
+        manifest = await store.read_manifest(run_id)
+        state = RunState(manifest=manifest)
+        state.limit = asyncio.Semaphore(int(manifest.settings.get("concurrency", 8)))
+        for episode in await store.episode_ids(run_id):
+            state.stored[group_of(episode)].add(episode)
+        for episode, record in (await store.failures(run_id)).items():
+            state.failed[group_of(episode)][episode] = str(record.get("reason", "failed"))
+        return state
+
+    async def state(self, url: str, run_id: str) -> RunState:
+        key = (url, run_id)
+        if key not in self.active:
+            async with self._load_locks[key]:
+                if key not in self.active:
+                    self.active[key] = await self._load(url, run_id)
+        return self.active[key]
+
+    @contextlib.asynccontextmanager
+    async def limit(self, url: str, run_id: str) -> AsyncIterator[None]:
+        async with (await self.state(url, run_id)).limit:
+            yield
+
+    async def group_status(self, url: str, run_id: str, group_id: str) -> GroupStatus:
+        return (await self.state(url, run_id)).manifest.group(group_id).status
+
+    # ---- episodes ----
+
+    async def reserve(self, url: str, run_id: str, group_id: str, episode_id: str) -> bool:
+        """Claim a place in the group for an episode about to be stored; False when the
+        group already has G (a spare that finished late) or is settled."""
+        state = await self.state(url, run_id)
+        async with state.lock:
+            group = state.manifest.group(group_id)
+            if group.status != GroupStatus.PENDING:
+                return False
+            taken = state.stored[group_id] | state.pending[group_id]
+            if episode_id in state.stored[group_id] or len(taken) >= group.size:
+                return False
+            state.pending[group_id].add(episode_id)
+            return True
+
+    async def release(self, url: str, run_id: str, group_id: str, episode_id: str) -> None:
+        state = await self.state(url, run_id)
+        async with state.lock:
+            state.pending[group_id].discard(episode_id)
+
+    async def stored(self, url: str, run_id: str, group_id: str, episode_id: str) -> None:
+        state = await self.state(url, run_id)
+        async with state.lock:
+            state.pending[group_id].discard(episode_id)
+            state.stored[group_id].add(episode_id)
+            events = await self._settle(url, state)
+        await self._publish_all(events)
+
+    async def given_up(
+        self, url: str, run_id: str, group_id: str, episode_id: str, reason: str
+    ) -> None:
+        state = await self.state(url, run_id)
+        async with state.lock:
+            state.failed[group_id][episode_id] = reason
+            events = await self._settle(url, state)
+        await self._publish_all(events)
+
+    # ---- settling ----
+
+    async def _settle(self, url: str, state: RunState, *, write: bool = False) -> list[RunEvent]:
+        """Settle what can be settled; write the manifest if anything did (or if `write`)."""
+        manifest = state.manifest
+        run_id = manifest.run_id
+        redundancy = int(manifest.settings.get("redundancy", 0))
+        events: list[RunEvent] = []
+        changed = write
+        for group in manifest.groups:
+            if group.status != GroupStatus.PENDING:
+                continue
+            stored = sorted(state.stored[group.group_id])
+            failed = state.failed[group.group_id]
+            spares = redundancy if group.source == Source.REAL else 0
+            if len(stored) >= group.size:
+                group.status, group.episodes = GroupStatus.COMPLETE, stored[: group.size]
+                events.append(
+                    RunEvent(run_id=run_id, kind="group_complete", group_id=group.group_id)
+                )
+                self.metrics.groups.labels(outcome="complete").inc()
+                changed = True
+            elif len(failed) > spares:
+                group.status, group.episodes = GroupStatus.FAILED, stored
+                group.reason = "; ".join(sorted(set(failed.values())))[:2000]
+                events.append(
+                    RunEvent(run_id=run_id, kind="group_failed", group_id=group.group_id,
+                             detail=group.reason)
+                )  # fmt: skip
+                self.metrics.groups.labels(outcome="failed").inc()
+                changed = True
+            elif stored != group.episodes:
+                group.episodes = stored  # progress, written with the next settled group
+        if manifest.done and manifest.status == RunStatus.RUNNING:
+            manifest.status = RunStatus.DONE
+            manifest.finished_at = utcnow()
+            events.append(RunEvent(run_id=run_id, kind="run_done"))
+            changed = True
+        if changed:
+            await (await self.store(url)).write_manifest(manifest)
+        if manifest.status == RunStatus.DONE:
+            self.active.pop((url, run_id), None)
+        return events
+
+    async def refresh(self, url: str, run_id: str) -> RunManifest:
+        """Rebuild the run's state from the store (other brokers' work, crashes), settle it and
+        write the manifest."""
+        fresh = await self._load(url, run_id)
+        state = await self.state(url, run_id)
+        async with state.lock:
+            for group_id, episodes in fresh.stored.items():
+                state.stored[group_id] |= episodes
+            for group_id, failures in fresh.failed.items():
+                state.failed[group_id].update(failures)
+            for mine, theirs in zip(state.manifest.groups, fresh.manifest.groups, strict=True):
+                if theirs.status != GroupStatus.PENDING and mine.status == GroupStatus.PENDING:
+                    mine.status, mine.episodes, mine.reason = (
+                        theirs.status,
+                        theirs.episodes,
+                        theirs.reason,
+                    )
+            events = await self._settle(url, state, write=True)
+        await self._publish_all(events)
+        return state.manifest
+
+    async def refresh_active(self) -> None:
+        for url, run_id in list(self.active):
+            try:
+                await self.refresh(url, run_id)
+            except TrajectoryError as exc:
+                log.warning("cannot refresh run %s: %s", run_id, exc)
+
+    async def _publish_all(self, events: list[RunEvent]) -> None:
+        for event in events:
+            await self.publish(event)
+
+    async def publish(self, event: RunEvent) -> None:
+        with contextlib.suppress(Exception):  # progress events are best effort
+            await self.bus.nc.publish(
+                rollout_events_subject(event.run_id), event.model_dump_json().encode()
+            )

@@ -1,0 +1,15 @@
+"""How `phonebuddy up` runs the judge in the local stack (entry point `phonebuddy.stack`).
+
+The stack starts `phonebuddy judge serve --host H --port P` with NATS and the store in the
+environment. It starts after the policy server, which sets PHONEBUDDY_JUDGE_{RUBRIC,GRADER}_
+{BASE_URL,MODEL,API_KEY} to itself unless the user set them: no judge model runs on a laptop, so
+the tiny policy's unusable answers make real-source episodes `judge_error` until those variables
+name a real model. That is expected.
+"""
+
+STACK_SERVICE = {
+    "name": "judge",
+    "args": ["judge", "serve"],
+    "after": ["policy"],
+    "description": "rubric judge: grades real-device episodes (NATS request/reply)",
+}
