@@ -41,7 +41,8 @@ bench: $(SETUP_STAMP) ## Run the benchmarks; each prints one JSON document
 up: $(SETUP_STAMP) ## Start the local stack (NATS, S3, Prometheus) in the foreground; Ctrl-C stops it
 	$(BIN)/phonebuddy up
 
-demo: up ## The main job on embedded defaults (for now: the local stack)
+demo: $(SETUP_STAMP) ## The main job on embedded defaults: local stack, teacher + tiny-model rollouts, viewer
+	$(BIN)/phonebuddy demo
 
 check: lint test ## What CI runs: lint, then the tests
 

@@ -1,0 +1,131 @@
+"""`phonebuddy demo`: the main job on embedded defaults, on one machine, no GPU.
+
+It starts the local stack (NATS, S3, Prometheus, PhoneWorld, adb + device gateway, the tiny
+policy, the teacher, the judge and the broker), runs a rollout of the scripted teacher and one of
+the tiny random Qwen3.5-VL on PhoneWorld's smoke suite, prints both summaries, and serves the
+trajectory viewer until Ctrl-C (`--no-wait` stops right after the summaries).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+app = typer.Typer(help="Run the main job on embedded defaults.", invoke_without_command=True)
+
+# (label, URL variable of the stack, model, step budget, max tokens): the tiny model writes no
+# valid action, so a short budget keeps its episodes quick on a CPU.
+POLICIES = (
+    ("teacher", "PHONEBUDDY_TEACHER_URL", "phoneworld-teacher", 30, 256),
+    ("tiny", "PHONEBUDDY_POLICY_URL", "phonebuddy-policy", 5, 24),
+)
+
+
+@app.callback()
+def demo(
+    ctx: typer.Context,
+    suite: Annotated[str, typer.Option(help="PhoneWorld task suite")] = "smoke",
+    group_size: Annotated[int, typer.Option(min=1, help="episodes per task")] = 2,
+    state_dir: Annotated[
+        Path | None, typer.Option(help="stack data [default: ~/.phonebuddy/demo]")
+    ] = None,
+    viewer_port: Annotated[int, typer.Option(help="trajectory viewer port")] = 8095,
+    wait: Annotated[bool, typer.Option(help="serve the viewer until Ctrl-C")] = True,
+) -> None:
+    """Start the local stack, roll out the teacher and the tiny model, print the results."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from phonebuddy.cli.stack import LocalStack
+    from phonebuddy.cli.stack_file import default_stack_file, phonebuddy_home
+    from phonebuddy.telemetry import configure_logging
+
+    configure_logging(level=os.environ.get("PHONEBUDDY_LOG_LEVEL", "WARNING"))
+    stack = LocalStack(
+        state_dir=state_dir or phonebuddy_home() / "demo", stack_file=default_stack_file()
+    )
+    asyncio.run(_demo(stack, suite=suite, group_size=group_size, port=viewer_port, wait=wait))
+
+
+async def _demo(stack: Any, *, suite: str, group_size: int, port: int, wait: bool) -> None:
+    from phonebuddy.broker.report import follow, print_summary
+    from phonebuddy.bus import connect
+    from phonebuddy.protocol import RolloutAccepted, RolloutRequest, TaskSelection
+    from phonebuddy.protocol.subjects import ROLLOUT_SUBMIT
+
+    typer.echo("starting the local stack (first run: builds the tiny model, ~1 min)...")
+    async with stack:
+        env = stack.env
+        typer.echo(f"local stack up; settings in {stack.stack_file}")
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        runs = []
+        nats = _nats(env)
+        async with connect(nats) as bus:
+            for label, variable, model, budget, max_tokens in POLICIES:
+                request = RolloutRequest(
+                    run_id=f"demo-{label}-{stamp}", tasks=TaskSelection(suite=suite),
+                    policy={"base_url": env[variable], "model": model},  # type: ignore[arg-type]
+                    group_size=group_size, step_budget=budget, concurrency=8,
+                    sampling={"max_tokens": max_tokens, "seed": 0},  # type: ignore[arg-type]
+                )  # fmt: skip
+                typer.echo(
+                    f"\nrollout of the {label} policy on suite {suite!r} ({budget} steps max)"
+                )
+                accepted = await bus.request(
+                    ROLLOUT_SUBMIT, request, RolloutAccepted, timeout_s=120
+                )
+                summary = await follow(accepted, env, wait_s=3600, quiet=False)
+                print_summary(summary)
+                runs.append(request.run_id)
+        store = env["PHONEBUDDY_STORE_URL"]
+        typer.echo(f"\ntrajectories are in {store}: runs {', '.join(runs)}")
+        typer.echo(
+            "with the stack running elsewhere, view them with `phonebuddy trajectories view`"
+        )
+        if wait:
+            await _serve_viewer(env, port)
+
+
+def _nats(env: dict[str, str]) -> Any:
+    from phonebuddy.bus import NatsSettings
+
+    return NatsSettings(**{
+        key.removeprefix("PHONEBUDDY_NATS_").lower(): value
+        for key, value in env.items() if key.startswith("PHONEBUDDY_NATS_")
+    })  # fmt: skip
+
+
+async def _serve_viewer(env: dict[str, str], port: int) -> None:
+    import uvicorn
+
+    from phonebuddy.storage import StoreSettings, open_store
+    from phonebuddy.trajectories import TrajectoryStore
+    from phonebuddy.trajectories.viewer import create_viewer
+
+    settings = StoreSettings(**{
+        key.removeprefix("PHONEBUDDY_STORE_").lower(): value
+        for key, value in env.items() if key.startswith("PHONEBUDDY_STORE_")
+    })  # fmt: skip
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with open_store(settings) as raw:
+        config = uvicorn.Config(
+            create_viewer(TrajectoryStore(raw)), host="127.0.0.1", port=port, log_level="warning"
+        )
+        server = uvicorn.Server(config)
+        server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+        task = asyncio.create_task(server.serve())
+        typer.echo(f"trajectory viewer: http://127.0.0.1:{port}/  (Ctrl-C stops the demo)")
+        await stop.wait()
+        server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    typer.echo("stopping the local stack...", err=True)
