@@ -50,7 +50,7 @@ async def test_episodes_on_a_vanished_phoneworld_are_retried_on_fresh_devices(ri
             await rig.submit(
                 rig.request(
                     "vanished", policy={"base_url": rig.slow_policy_url, "model": "slow"},
-                    tasks=TaskSelection(template_ids=("settings.toggle",)), step_budget=6,
+                    tasks=TaskSelection(template_ids=("settings.toggle",)), step_budget=16,
                     concurrency=2,
                 )
             )  # fmt: skip
@@ -72,7 +72,7 @@ async def test_episodes_on_a_vanished_phoneworld_are_retried_on_fresh_devices(ri
     assert len(episodes) == 2
     assert all(e.attempts >= 2 for e in episodes), [e.attempts for e in episodes]
     assert all(e.device_id.startswith("rig-") for e in episodes)
-    assert all(len(e.steps) == 6 for e in episodes)
+    assert all(len(e.steps) == 16 for e in episodes)
 
 
 async def test_broker_killed_mid_run_finishes_it_with_every_episode_stored_once(

@@ -5,6 +5,7 @@ store layout, and the `phonebuddy rollout` command."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import httpx
 from nats.aio.msg import Msg
@@ -96,3 +97,34 @@ async def _metrics_when(url: str, needle: str, attempts: int = 50) -> str:
                 break
             await asyncio.sleep(0.1)
     return text
+
+
+async def test_a_broker_run_exports_to_parquet_with_the_rollout_prompts(
+    rig: Rig, tmp_path: Path
+) -> None:
+    import pyarrow.parquet as pq
+
+    from phonebuddy.agent import PromptConfig, build_prompt
+    from phonebuddy.trajectories.export import export_run
+
+    request = rig.request(
+        "exported", tasks=TaskSelection(template_ids=("notes.pin",)), group_size=1, screenshots=2
+    )
+    with running_broker(rig):
+        await rig.submit(request)
+        await rig.wait_done("exported")
+    async with rig.store() as store:
+        report = await export_run(store, "exported", tmp_path)
+        (episode,) = [e async for e in store.episodes("exported")]
+    table = [
+        row
+        for shard in sorted(tmp_path.glob("*.parquet"))  # noqa: ASYNC240 (a test reading back)
+        for row in pq.read_table(shard).to_pylist()
+    ]
+    assert report.rows == len(episode.steps) == len(table)
+    assert report.prompt_config == PromptConfig(screenshots=2)
+    for row, step in zip(sorted(table, key=lambda r: r["step_index"]), episode.steps, strict=True):
+        prompt = build_prompt(episode.task, episode.steps[: step.index], step.observation,
+                              config=PromptConfig(screenshots=2))  # fmt: skip
+        assert row["prompt_text"] == prompt.render()
+        assert len(row["images"]) == min(step.index + 1, 2)

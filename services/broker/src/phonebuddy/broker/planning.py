@@ -74,6 +74,8 @@ def plan(
             "redundancy": request.redundancy,
             "sampling": request.sampling.model_dump(),
             "screenshots": request.screenshots,
+            # What export needs to rebuild each step's prompt exactly as the rollout sent it.
+            "prompt_config": {"screenshots": request.screenshots},
             "min_policy_step": request.min_policy_step,
             "store_url": store_url,
         },
