@@ -103,7 +103,9 @@ async def check_endpoints_answer(info: StackInfo) -> None:
         )  # fmt: skip
         assert response.status_code == 200, response.text
         assert response.json()["model_version"].startswith("tiny-policy-seed0@")
-    for service in ("phoneworld", "device-gateway", "policy"):
+    # The gateway knows PhoneWorld's app names, so `open("Notes")` works on its phones.
+    assert "Notes=com.pw.notes" in info.env["PHONEBUDDY_GATEWAY_APPS"]
+    for service in ("phoneworld", "device-gateway", "policy", "teacher", "judge", "broker"):
         async with httpx.AsyncClient(base_url=info.endpoint(service).url) as client:
             assert (await client.get("/readyz")).status_code == 200
 
