@@ -69,13 +69,7 @@ async def check_endpoints_answer(info: StackInfo) -> None:
         assert phone.device_id.startswith("emulator-")
 
     # The object store answers and keeps what is written.
-    store_settings = StoreSettings(
-        **{
-            key.removeprefix("PHONEBUDDY_STORE_").lower(): value
-            for key, value in info.env.items()
-            if key.startswith("PHONEBUDDY_STORE_")
-        }
-    )
+    store_settings = StoreSettings.from_variables(info.env)
     async with open_store(store_settings) as object_store:
         await object_store.put_bytes("smoke/hello.txt", b"hello")
         assert await object_store.get_bytes("smoke/hello.txt") == b"hello"

@@ -114,7 +114,7 @@ class Rig:
 
     @contextlib.asynccontextmanager
     async def store(self) -> Any:
-        async with open_store(StoreSettings(**_store_kwargs(self.env))) as raw:
+        async with open_store(StoreSettings.from_variables(self.env)) as raw:
             yield TrajectoryStore(raw)
 
     async def wait_done(self, run_id: str, timeout_s: float = 120) -> RunManifest:
@@ -136,14 +136,6 @@ class Rig:
             "judge_timeout_s": 30, "policy_retries": 1, "port": 0, **overrides,
         }  # fmt: skip
         return BrokerSettings(**values)
-
-
-def _store_kwargs(env: dict[str, str]) -> dict[str, str]:
-    return {
-        key.removeprefix("PHONEBUDDY_STORE_").lower(): value
-        for key, value in env.items()
-        if key.startswith("PHONEBUDDY_STORE_")
-    }
 
 
 def gateway_apps() -> dict[str, str]:

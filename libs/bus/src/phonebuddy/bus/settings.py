@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -13,6 +14,18 @@ class NatsSettings(BaseSettings):
     """Connection settings for the bus; every field can be set as `PHONEBUDDY_NATS_<FIELD>`."""
 
     model_config = SettingsConfigDict(env_prefix="PHONEBUDDY_NATS_", frozen=True, extra="forbid")
+
+    @classmethod
+    def from_variables(cls, variables: Mapping[str, str], **overrides: Any) -> Self:
+        """Settings from the PHONEBUDDY_NATS_* entries of `variables` (say, a local stack's),
+        then `overrides`; anything unset still comes from the environment."""
+        prefix = "PHONEBUDDY_NATS_"
+        given = {
+            key.removeprefix(prefix).lower(): value
+            for key, value in variables.items()
+            if key.startswith(prefix)
+        }
+        return cls(**{**given, **overrides})
 
     url: str = Field(
         default="nats://127.0.0.1:4222",

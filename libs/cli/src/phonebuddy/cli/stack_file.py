@@ -83,12 +83,3 @@ def stack_environment(path: Path | None = None) -> dict[str, str]:
         stack = {}
     own = {key: value for key, value in os.environ.items() if key.startswith("PHONEBUDDY_")}
     return {**stack, **own}
-
-
-def store_settings_kwargs(env: dict[str, str]) -> dict[str, str]:
-    """`StoreSettings` keyword arguments from PHONEBUDDY_STORE_* variables."""
-    return {
-        key.removeprefix("PHONEBUDDY_STORE_").lower(): value
-        for key, value in env.items()
-        if key.startswith("PHONEBUDDY_STORE_")
-    }

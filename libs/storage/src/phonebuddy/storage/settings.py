@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Self
 from urllib.parse import unquote, urlsplit
 
 from pydantic import SecretStr, model_validator
@@ -78,6 +80,18 @@ class StoreSettings(BaseSettings):
     """
 
     model_config = SettingsConfigDict(env_prefix="PHONEBUDDY_STORE_", frozen=True, extra="ignore")
+
+    @classmethod
+    def from_variables(cls, variables: Mapping[str, str], **overrides: Any) -> Self:
+        """Settings from the PHONEBUDDY_STORE_* entries of `variables` (say, a local stack's),
+        then `overrides`; anything unset still comes from the environment."""
+        prefix = "PHONEBUDDY_STORE_"
+        given = {
+            key.removeprefix(prefix).lower(): value
+            for key, value in variables.items()
+            if key.startswith(prefix)
+        }
+        return cls(**{**given, **overrides})
 
     url: str = "local:.phonebuddy/store"
     endpoint: str | None = None

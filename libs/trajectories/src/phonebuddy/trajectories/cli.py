@@ -44,21 +44,19 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _stack_store_settings() -> dict[str, str]:
-    """PHONEBUDDY_STORE_* of a running local stack (`phonebuddy up`), under the environment's."""
+def _stack_variables() -> dict[str, str]:
+    """PHONEBUDDY_* of a running local stack (`phonebuddy up`), under the environment's."""
     try:
-        from phonebuddy.cli.stack_file import stack_environment, store_settings_kwargs
+        from phonebuddy.cli.stack_file import stack_environment
     except ImportError:  # the CLI distribution is not installed (a bare service image)
         return {}
-    return store_settings_kwargs(stack_environment())
+    return stack_environment()
 
 
 def _settings(url: str | None) -> StoreSettings:
     try:
-        given = _stack_store_settings()
-        if url:
-            given["url"] = url
-        return StoreSettings(**given)
+        overrides = {"url": url} if url else {}
+        return StoreSettings.from_variables(_stack_variables(), **overrides)
     except ValidationError as exc:
         problems = "; ".join(str(error["msg"]) for error in exc.errors())
         raise _fail(f"invalid store settings: {problems}", 2) from None

@@ -31,8 +31,7 @@ class TrajectoryStore:
     # ---- screenshots ----
 
     async def put_frame(self, frame: Frame) -> FrameRef:
-        if not await self.store.exists(f"blobs/sha256/{frame.ref.sha256[:2]}/{frame.ref.sha256}"):
-            await self.store.put_blob(frame.data, content_type=frame.ref.media_type)
+        await self.store.put_blob(frame.data, content_type=frame.ref.media_type)  # stored once
         return frame.ref
 
     async def get_frame(self, ref: FrameRef | str) -> bytes:

@@ -55,7 +55,7 @@ def demo(
 
 async def _demo(stack: Any, *, suite: str, group_size: int, port: int, wait: bool) -> None:
     from phonebuddy.broker.report import follow, print_summary
-    from phonebuddy.bus import connect
+    from phonebuddy.bus import NatsSettings, connect
     from phonebuddy.protocol import RolloutAccepted, RolloutRequest, TaskSelection
     from phonebuddy.protocol.subjects import ROLLOUT_SUBMIT
 
@@ -65,7 +65,7 @@ async def _demo(stack: Any, *, suite: str, group_size: int, port: int, wait: boo
         typer.echo(f"local stack up; settings in {stack.stack_file}")
         stamp = time.strftime("%Y%m%d-%H%M%S")
         runs = []
-        nats = _nats(env)
+        nats = NatsSettings.from_variables(env)
         async with connect(nats) as bus:
             for label, variable, model, budget, max_tokens in POLICIES:
                 request = RolloutRequest(
@@ -92,15 +92,6 @@ async def _demo(stack: Any, *, suite: str, group_size: int, port: int, wait: boo
             await _serve_viewer(env, port)
 
 
-def _nats(env: dict[str, str]) -> Any:
-    from phonebuddy.bus import NatsSettings
-
-    return NatsSettings(**{
-        key.removeprefix("PHONEBUDDY_NATS_").lower(): value
-        for key, value in env.items() if key.startswith("PHONEBUDDY_NATS_")
-    })  # fmt: skip
-
-
 async def _serve_viewer(env: dict[str, str], port: int) -> None:
     import uvicorn
 
@@ -108,10 +99,7 @@ async def _serve_viewer(env: dict[str, str], port: int) -> None:
     from phonebuddy.trajectories import TrajectoryStore
     from phonebuddy.trajectories.viewer import create_viewer
 
-    settings = StoreSettings(**{
-        key.removeprefix("PHONEBUDDY_STORE_").lower(): value
-        for key, value in env.items() if key.startswith("PHONEBUDDY_STORE_")
-    })  # fmt: skip
+    settings = StoreSettings.from_variables(env)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -77,10 +77,6 @@ class EnvSession:
         request = m.ResetRequest(lease_id=self.lease.lease_id, task=task, image_format=image_format)
         return await self._call(EnvVerb.RESET, request, m.ObserveReply)
 
-    async def observe(self, image_format: ImageFormat) -> m.ObserveReply:
-        request = m.ObserveRequest(lease_id=self.lease.lease_id, image_format=image_format)
-        return await self._call(EnvVerb.OBSERVE, request, m.ObserveReply)
-
     async def act(self, action: Action, image_format: ImageFormat) -> m.ActReply:
         await self.keep_alive()
         request = m.ActRequest(

@@ -13,7 +13,6 @@ import asyncio
 import logging
 import re
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from phonebuddy.agent import (
@@ -67,16 +66,6 @@ def policy_step(version: str | None) -> int | None:
         return None
     match = _STEP_NUMBER.search(version)
     return int(match.group(1)) if match else None
-
-
-@dataclass(slots=True)
-class Attempt:
-    """What one attempt produced."""
-
-    episode: Episode
-    env_s: float = 0.0
-    policy_s: float = 0.0
-    frames: dict[str, bytes] = field(default_factory=dict)
 
 
 class EpisodeRunner:

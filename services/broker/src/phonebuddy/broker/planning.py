@@ -73,7 +73,6 @@ def plan(
             "step_budget": request.step_budget,
             "redundancy": request.redundancy,
             "sampling": request.sampling.model_dump(),
-            "screenshots": request.screenshots,
             # What export needs to rebuild each step's prompt exactly as the rollout sent it.
             "prompt_config": {"screenshots": request.screenshots},
             "min_policy_step": request.min_policy_step,

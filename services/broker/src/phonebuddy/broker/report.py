@@ -22,21 +22,12 @@ from phonebuddy.trajectories import (
 )
 
 
-def _store_settings(url: str, env: dict[str, str]) -> StoreSettings:
-    given = {
-        key.removeprefix("PHONEBUDDY_STORE_").lower(): value
-        for key, value in env.items()
-        if key.startswith("PHONEBUDDY_STORE_")
-    }
-    return StoreSettings(**{**given, "url": url})
-
-
 async def follow(
     accepted: RolloutAccepted, env: dict[str, str], *, wait_s: float, quiet: bool
 ) -> RunSummary:
     """Poll the run's manifest until it is done; return its summary."""
     deadline = time.monotonic() + wait_s
-    async with open_store(_store_settings(accepted.store_url, env)) as raw:
+    async with open_store(StoreSettings.from_variables(env, url=accepted.store_url)) as raw:
         store = TrajectoryStore(raw)
         console = Console(file=sys.stderr)
         with Progress(

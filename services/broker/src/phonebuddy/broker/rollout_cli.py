@@ -152,10 +152,7 @@ async def _run(request: Any, env: dict[str, str], *, wait_s: float, quiet: bool)
     from phonebuddy.protocol import RolloutAccepted
     from phonebuddy.protocol.subjects import ROLLOUT_SUBMIT
 
-    nats = NatsSettings(**{
-        key.removeprefix("PHONEBUDDY_NATS_").lower(): value
-        for key, value in env.items() if key.startswith("PHONEBUDDY_NATS_")
-    })  # fmt: skip
+    nats = NatsSettings.from_variables(env)
     async with connect(nats) as bus:
         try:
             accepted = await bus.request(ROLLOUT_SUBMIT, request, RolloutAccepted, timeout_s=120)

@@ -38,11 +38,11 @@ log = logging.getLogger(__name__)
 @dataclass
 class RunState:
     manifest: RunManifest
+    limit: asyncio.Semaphore  # the run's concurrency, per broker process
     stored: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     pending: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     failed: dict[str, dict[str, str]] = field(default_factory=lambda: defaultdict(dict))
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    limit: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(8))
 
 
 class RunBook:
@@ -74,8 +74,8 @@ class RunBook:
     async def _load(self, url: str, run_id: str) -> RunState:
         store = await self.store(url)
         manifest = await store.read_manifest(run_id)
-        state = RunState(manifest=manifest)
-        state.limit = asyncio.Semaphore(int(manifest.settings.get("concurrency", 8)))
+        limit = asyncio.Semaphore(int(manifest.settings.get("concurrency", 8)))
+        state = RunState(manifest=manifest, limit=limit)
         for episode in await store.episode_ids(run_id):
             state.stored[group_of(episode)].add(episode)
         for episode, record in (await store.failures(run_id)).items():
@@ -184,7 +184,7 @@ class RunBook:
         """Rebuild the run's state from the store (other brokers' work, crashes), settle it and
         write the manifest."""
         fresh = await self._load(url, run_id)
-        state = await self.state(url, run_id)
+        state = self.active.setdefault((url, run_id), fresh)  # merging into itself is a no-op
         async with state.lock:
             for group_id, episodes in fresh.stored.items():
                 state.stored[group_id] |= episodes

@@ -43,6 +43,7 @@ from phonebuddy.protocol import (
     RolloutAccepted,
     RolloutRequest,
     RunEvent,
+    Source,
     TaskList,
     TaskQuery,
     TaskSpec,
@@ -239,7 +240,7 @@ class BrokerService:
             self.metrics.failed_episodes.labels(reason=reason.split(":", 1)[0][:40]).inc()
             await runs.given_up(url, work.run_id, work.group_id, work.episode_id, reason)
             return
-        if work.task.source.value == "real":
+        if work.task.source == Source.REAL:
             episode = await runner.judge(episode)
         if not await runs.reserve(url, work.run_id, work.group_id, work.episode_id):
             return  # a spare that finished after the first G

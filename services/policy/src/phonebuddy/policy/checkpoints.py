@@ -27,7 +27,11 @@ def is_store_url(source: str) -> bool:
 
 
 def default_cache_dir() -> Path:
-    return Path(os.environ.get("PHONEBUDDY_CACHE_DIR", Path.home() / ".cache" / "phonebuddy"))
+    """The same root the tokenizer cache uses: $PHONEBUDDY_CACHE_DIR, else
+    $XDG_CACHE_HOME/phonebuddy, else ~/.cache/phonebuddy."""
+    if root := os.environ.get("PHONEBUDDY_CACHE_DIR"):
+        return Path(root)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "phonebuddy"
 
 
 async def fetch_checkpoint(source: str, cache_dir: Path) -> tuple[Path, bool]:
