@@ -146,7 +146,9 @@ class RunBook:
         events: list[RunEvent] = []
         changed = write
         for group in manifest.groups:
-            if group.status != GroupStatus.PENDING:
+            if group.status != GroupStatus.PENDING or state.pending[group.group_id]:
+                # An episode of this group is being stored here: its own `stored` call settles
+                # the group, after its episode_stored event (so run_done is always last).
                 continue
             stored = sorted(state.stored[group.group_id])
             failed = state.failed[group.group_id]
