@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from phonebuddy.bus import Bus, NatsSettings, connect
-from phonebuddy.cli.stack import ServiceProcess
 from phonebuddy.protocol import Open, Source, SystemButton, SystemButtonName
 from phonebuddy.protocol import env as m
 from phonebuddy.protocol.subjects import EnvVerb, env_lease_subject, env_verb_subject
+from phonebuddy.stack.local import ServiceProcess
 from phonebuddy.testing import AdbServer, NatsServer
 from phonebuddy.testing.ports import port_is_free
 

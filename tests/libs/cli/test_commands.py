@@ -1,7 +1,6 @@
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from phonebuddy.cli.main import app
@@ -13,7 +12,7 @@ runner = CliRunner()
 def test_help_lists_the_commands() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
-    for command in ("version", "schema", "up", "env"):
+    for command in ("version", "schema"):
         assert command in result.output
 
 
@@ -43,19 +42,3 @@ def test_schema_of_an_unknown_message_is_a_clear_error() -> None:
     result = runner.invoke(app, ["schema", "Nope"])
     assert result.exit_code == 2
     assert "no public message named 'Nope'" in result.output
-
-
-def test_env_without_a_running_stack_says_how_to_start_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PHONEBUDDY_HOME", str(tmp_path))
-    result = runner.invoke(app, ["env"])
-    assert result.exit_code == 1
-    assert "start one with `phonebuddy up`" in result.output
-
-
-def test_up_rejects_an_unknown_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PHONEBUDDY_HOME", str(tmp_path))
-    result = runner.invoke(app, ["up", "--store", "ftp://x"])
-    assert result.exit_code == 2
-    assert "--store must be 's3' or 'local:DIR'" in result.output

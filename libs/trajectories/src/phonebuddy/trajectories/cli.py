@@ -47,8 +47,8 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
 def _stack_variables() -> dict[str, str]:
     """PHONEBUDDY_* of a running local stack (`phonebuddy up`), under the environment's."""
     try:
-        from phonebuddy.cli.stack_file import stack_environment
-    except ImportError:  # the CLI distribution is not installed (a bare service image)
+        from phonebuddy.stack.stack_file import stack_environment
+    except ImportError:  # the local stack's distribution is not installed (a service image)
         return {}
     return stack_environment()
 

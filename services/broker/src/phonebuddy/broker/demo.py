@@ -4,6 +4,9 @@ It starts the local stack (NATS, S3, Prometheus, PhoneWorld, adb + device gatewa
 policy, the teacher, the judge and the broker), runs a rollout of the scripted teacher and one of
 the tiny random Qwen3.5-VL on PhoneWorld's smoke suite, prints both summaries, and serves the
 trajectory viewer until Ctrl-C (`--no-wait` stops right after the summaries).
+
+It needs the local stack (`phonebuddy-broker[demo]`), not the `phonebuddy` command: in an image
+without `phonebuddy-cli`, `python -m phonebuddy.broker demo` runs it.
 """
 
 from __future__ import annotations
@@ -42,8 +45,16 @@ def demo(
     """Start the local stack, roll out the teacher and the tiny model, print the results."""
     if ctx.invoked_subcommand is not None:
         return
-    from phonebuddy.cli.stack import LocalStack
-    from phonebuddy.cli.stack_file import default_stack_file, phonebuddy_home
+    try:
+        from phonebuddy.stack.local import LocalStack
+        from phonebuddy.stack.stack_file import default_stack_file, phonebuddy_home
+    except ImportError as exc:
+        typer.echo(
+            f"error: the demo needs the local stack ({exc}); "
+            "install it with: pip install 'phonebuddy-broker[demo]'",
+            err=True,
+        )
+        raise typer.Exit(1) from None
     from phonebuddy.telemetry import configure_logging
 
     configure_logging(level=os.environ.get("PHONEBUDDY_LOG_LEVEL", "WARNING"))

@@ -29,8 +29,8 @@ SHORTCUTS = {
 def settings_environment() -> dict[str, str]:
     """PHONEBUDDY_* settings: a running local stack's, under this environment's own."""
     try:
-        from phonebuddy.cli.stack_file import stack_environment
-    except ImportError:  # no `phonebuddy-cli` here (a service image): the environment only
+        from phonebuddy.stack.stack_file import stack_environment
+    except ImportError:  # no `phonebuddy-stack` here (a service image): the environment only
         return {k: v for k, v in os.environ.items() if k.startswith("PHONEBUDDY_")}
     return stack_environment()
 

@@ -10,7 +10,6 @@ import contextlib
 import logging
 import os
 import secrets
-import sys
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -19,7 +18,8 @@ from typing import Any, Self
 
 import httpx
 
-from phonebuddy.cli.stack_file import StackEndpoint, StackInfo, write_stack
+from phonebuddy.stack.launch import launch_command
+from phonebuddy.stack.stack_file import StackEndpoint, StackInfo, write_stack
 from phonebuddy.storage import S3Store
 from phonebuddy.testing import (
     AdbServer,
@@ -39,7 +39,8 @@ LOCAL_PHONES = 8
 
 
 class ServiceProcess(ManagedProcess):
-    """A PhoneBuddy service started as `phonebuddy <args> --host H --port P`, ready when its
+    """A PhoneBuddy service started as `phonebuddy <args> --host H --port P` (through
+    `phonebuddy.stack.launch`, so no `phonebuddy` command is needed), ready when its
     `/readyz` answers 200. Services register in the `phonebuddy.stack` entry-point group with a
     mapping {"name", "args", "description"} and optionally "after" (services to start first),
     "secrets" (variables the stack fills with fresh random tokens before any service starts)
@@ -70,8 +71,7 @@ class ServiceProcess(ManagedProcess):
         return f"http://{self.host}:{self.port}"
 
     def command(self) -> Sequence[str]:
-        launcher = Path(sys.executable).parent / "phonebuddy"
-        return [str(launcher), *self.args, "--host", self.host, "--port", str(self.port)]
+        return [*launch_command(self.args), "--host", self.host, "--port", str(self.port)]
 
     def environment(self) -> dict[str, str]:
         return {**os.environ, **self.env}

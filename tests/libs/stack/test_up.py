@@ -14,10 +14,10 @@ import httpx
 import pytest
 
 from phonebuddy.bus import NatsSettings, connect
-from phonebuddy.cli.stack_file import StackInfo
 from phonebuddy.protocol import Source
 from phonebuddy.protocol.env import Lease, LeaseRequest
 from phonebuddy.protocol.subjects import env_lease_subject
+from phonebuddy.stack.stack_file import StackInfo
 from phonebuddy.storage import StoreSettings, open_store
 
 PHONEBUDDY = str(Path(sys.executable).parent / "phonebuddy")

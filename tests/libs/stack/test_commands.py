@@ -1,0 +1,70 @@
+"""`phonebuddy up` / `phonebuddy env` as the stack registers them, and the launcher that starts a
+service's sub-command with no `phonebuddy` command installed."""
+
+import os
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from phonebuddy.stack.cli import env_app, up_app
+from phonebuddy.stack.launch import UnknownCommandError, command_app, launch_command
+from phonebuddy.stack.local import ServiceProcess
+
+runner = CliRunner()
+
+
+def test_up_and_env_reach_phonebuddy_through_entry_points() -> None:
+    registered = {e.name: e.load() for e in entry_points(group="phonebuddy.cli")}
+    assert registered["up"] is up_app
+    assert registered["env"] is env_app
+
+
+def test_env_without_a_running_stack_says_how_to_start_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PHONEBUDDY_HOME", str(tmp_path))
+    result = runner.invoke(env_app, [])
+    assert result.exit_code == 1
+    assert "start one with `phonebuddy up`" in result.output
+
+
+def test_up_rejects_an_unknown_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PHONEBUDDY_HOME", str(tmp_path))
+    result = runner.invoke(up_app, ["--store", "ftp://x"])
+    assert result.exit_code == 2
+    assert "--store must be 's3' or 'local:DIR'" in result.output
+
+
+def test_services_start_without_the_phonebuddy_command(tmp_path: Path) -> None:
+    """The stack's children run `python -m phonebuddy.stack.launch ...`, never the script of
+    `phonebuddy-cli`, so the stack (and `phonebuddy demo`) work in an image without it."""
+    process = ServiceProcess(name="x", args=["world", "serve"], env={}, work_dir=tmp_path)
+    command = list(process.command())
+    assert command[:3] == [sys.executable, "-m", "phonebuddy.stack.launch"]
+    assert command[3:5] == ["world", "serve"]
+    assert not any(Path(part).name == "phonebuddy" for part in command)
+
+
+def test_the_launcher_runs_a_registered_sub_command(tmp_path: Path) -> None:
+    result = subprocess.run(
+        launch_command(["env"]),
+        env={**os.environ, "PHONEBUDDY_HOME": str(tmp_path)},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    assert "start one with `phonebuddy up`" in result.stderr
+
+
+def test_the_launcher_names_the_installed_commands_for_an_unknown_one() -> None:
+    with pytest.raises(UnknownCommandError, match=r"'nope'.*installed: .*up") as caught:
+        command_app("nope")
+    assert "env" in caught.value.known
+    result = subprocess.run(
+        launch_command(["nope"]), capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 2
+    assert "no installed distribution adds the sub-command 'nope'" in result.stderr
