@@ -378,3 +378,61 @@ async def test_handler_cancelled_on_stop_hands_its_message_back_at_once(
         await eventually(lambda: nothing_outstanding(bus, names), timeout_s=3.0)
 
     assert handled == ["j1"]
+
+
+async def test_message_whose_worker_dies_on_the_last_delivery_is_dead_lettered_once(
+    settings: NatsSettings,
+    bus: Bus,
+    other_bus: Bus,
+    names: Names,
+    dead_letters: asyncio.Queue[Msg],
+    eventually: Eventually,
+) -> None:
+    deliveries: list[int] = []
+    last_delivery = asyncio.Event()
+    never = asyncio.Event()
+
+    async def fail_then_hang(job: Job) -> None:
+        deliveries.append(len(deliveries) + 1)
+        if len(deliveries) == 1:
+            raise TransientError("device busy")
+        last_delivery.set()
+        await never.wait()
+
+    async def never_called(job: Job) -> None:
+        raise AssertionError("a message past max_deliver reached a handler")
+
+    dying = await connect(settings)
+    try:
+        await consume(dying, names, fail_then_hang, max_deliver=2, ack_wait_s=1.0)
+        ack = await bus.jetstream.publish(
+            names.subject, Job(id="j1").model_dump_json().encode(),
+            headers={"Nats-Msg-Id": "job-j1", "Trace": "t1"},
+        )  # fmt: skip
+        await asyncio.wait_for(last_delivery.wait(), 5)
+        await dying.nc.close()  # the worker dies on its last delivery: no ack, nak or term
+
+        # Two surviving workers (two processes) share the durable: one dead letter, not two.
+        async with (
+            consume(bus, names, never_called, max_deliver=2, ack_wait_s=1.0),
+            consume(other_bus, names, never_called, max_deliver=2, ack_wait_s=1.0),
+        ):
+            dead = await asyncio.wait_for(dead_letters.get(), 10)
+            await eventually(lambda: nothing_outstanding(bus, names))
+            await asyncio.sleep(1.0)
+    finally:
+        never.set()
+        await dying.close()
+
+    assert deliveries == [1, 2]
+    assert Job.model_validate_json(dead.data) == Job(id="j1")
+    assert dead.headers is not None
+    assert dead.headers[DEAD_LETTER_REASON_HEADER] == DeadLetterReason.MAX_DELIVER_EXCEEDED
+    assert dead.headers[DEAD_LETTER_DELIVERIES_HEADER] == "2"
+    assert dead.headers[DEAD_LETTER_SEQUENCE_HEADER] == str(ack.seq)
+    assert dead.headers[DEAD_LETTER_STREAM_HEADER] == names.stream
+    assert dead.headers[DEAD_LETTER_SUBJECT_HEADER] == names.subject
+    assert dead.headers[DEAD_LETTER_MSG_ID_HEADER] == "job-j1"
+    assert dead.headers["Trace"] == "t1"
+    assert "worker died or hung" in dead.headers[DEAD_LETTER_ERROR_HEADER]
+    assert dead_letters.empty()

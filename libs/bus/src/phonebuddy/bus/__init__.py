@@ -18,6 +18,16 @@ backoff; messages that never succeed, or do not validate, go to the dead-letter 
 
 from phonebuddy.bus._opening import Opening
 from phonebuddy.bus.connection import Bus, connect, redact_url
+from phonebuddy.bus.dead_letters import (
+    DEAD_LETTER_DELIVERIES_HEADER,
+    DEAD_LETTER_ERROR_HEADER,
+    DEAD_LETTER_MSG_ID_HEADER,
+    DEAD_LETTER_REASON_HEADER,
+    DEAD_LETTER_SEQUENCE_HEADER,
+    DEAD_LETTER_STREAM_HEADER,
+    DEAD_LETTER_SUBJECT_HEADER,
+    DeadLetterReason,
+)
 from phonebuddy.bus.errors import (
     BusAuthError,
     BusConnectError,
@@ -34,20 +44,7 @@ from phonebuddy.bus.errors import (
 )
 from phonebuddy.bus.rpc import STATUS_ERROR, STATUS_HEADER, Handler, Service
 from phonebuddy.bus.settings import NatsSettings
-from phonebuddy.bus.workqueue import (
-    DEAD_LETTER_DELIVERIES_HEADER,
-    DEAD_LETTER_ERROR_HEADER,
-    DEAD_LETTER_MSG_ID_HEADER,
-    DEAD_LETTER_REASON_HEADER,
-    DEAD_LETTER_SEQUENCE_HEADER,
-    DEAD_LETTER_STREAM_HEADER,
-    DEAD_LETTER_SUBJECT_HEADER,
-    Consumer,
-    DeadLetterReason,
-    PublishAck,
-    Retention,
-    WorkHandler,
-)
+from phonebuddy.bus.workqueue import Consumer, PublishAck, Retention, WorkHandler
 
 __all__ = [
     "DEAD_LETTER_DELIVERIES_HEADER",

@@ -8,6 +8,12 @@ with headers saying why, then terminated. While a handler runs the consumer tell
 message is in progress, so long handlers are not redelivered; a consumer that dies stops doing so
 and the server redelivers the message to another consumer after `ack_wait_s`. Delivery is
 at-least-once: handlers must be idempotent.
+
+A worker that dies on the last allowed delivery settles nothing, and the server only gives up on
+the message (it stays in the stream, delivered to no one). The server announces that with a
+max-deliveries advisory; every consumer listens for its durable's advisories (one process of a
+queue group takes each), copies the message from the stream to the dead-letter subject and
+deletes it from a work-queue stream.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import nats.errors
 import nats.js.errors
 from nats.aio.client import Client as NatsClient
 from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 from nats.js.api import (
     AckPolicy,
     ConsumerConfig,
@@ -37,6 +44,15 @@ from nats.js.api import (
 from nats.js.client import JetStreamContext
 from pydantic import BaseModel, ValidationError
 
+from phonebuddy.bus._flush import flush
+from phonebuddy.bus.dead_letters import (
+    MSG_ID_HEADER,
+    DeadLetter,
+    DeadLetterReason,
+    DeadLetters,
+    MaxDeliveriesAdvisory,
+    max_deliveries_advisory_subject,
+)
 from phonebuddy.bus.errors import (
     PayloadTooLargeError,
     PublishError,
@@ -52,25 +68,8 @@ MessageT = TypeVar("MessageT", bound=BaseModel)
 WorkHandler = Callable[[MessageT], Awaitable[None]]
 """A work-queue handler: takes the validated message; returning means done (it is acked)."""
 
-MSG_ID_HEADER = "Nats-Msg-Id"
-DEAD_LETTER_REASON_HEADER = "Phonebuddy-Dead-Letter-Reason"
-DEAD_LETTER_ERROR_HEADER = "Phonebuddy-Dead-Letter-Error"
-DEAD_LETTER_STREAM_HEADER = "Phonebuddy-Dead-Letter-Stream"
-DEAD_LETTER_SUBJECT_HEADER = "Phonebuddy-Dead-Letter-Subject"
-DEAD_LETTER_SEQUENCE_HEADER = "Phonebuddy-Dead-Letter-Sequence"
-DEAD_LETTER_DELIVERIES_HEADER = "Phonebuddy-Dead-Letter-Deliveries"
-DEAD_LETTER_MSG_ID_HEADER = "Phonebuddy-Dead-Letter-Msg-Id"
-_MAX_HEADER_VALUE = 1000
-
 # nats-server's error code for "stream name already in use with a different configuration".
 _STREAM_NAME_IN_USE = 10058
-
-
-class DeadLetterReason(StrEnum):
-    """Why a message went to the dead-letter subject (the value of its reason header)."""
-
-    INVALID_MESSAGE = "invalid_message"
-    MAX_DELIVER_EXCEEDED = "max_deliver_exceeded"
 
 
 class Retention(StrEnum):
@@ -203,6 +202,11 @@ class Consumer:
         self._request_timeout_s = request_timeout_s
         self._on_stop = on_stop
         self._psub: JetStreamContext.PullSubscription | None = None
+        self._dead_letters = DeadLetters(
+            nc, js, stream=stream, subject=dead_letter_subject, timeout_s=request_timeout_s
+        )
+        self._advisories: Subscription | None = None
+        self._work_queue = True
         self._loop_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._slot_free = asyncio.Event()
@@ -220,11 +224,20 @@ class Consumer:
             filter_subject=self.subject,
         )
         try:
+            stream = await self._js.stream_info(self.stream)
             await self._js.add_consumer(self.stream, config)
         except nats.js.errors.APIError as exc:
             raise StreamError(self.stream, exc.description or repr(exc)) from exc
         except nats.errors.TimeoutError as exc:
             raise StreamError(self.stream, "JetStream API did not answer in time") from exc
+        self._work_queue = stream.config.retention == RetentionPolicy.WORK_QUEUE
+        # Listen before the first fetch: the server sends the advisory when a pull comes in.
+        self._advisories = await self._nc.subscribe(
+            max_deliveries_advisory_subject(self.stream, self.durable),
+            queue=self.durable,
+            cb=self._on_max_deliveries,
+        )
+        await flush(self._nc, timeout_s=self._request_timeout_s)
         self._psub = await self._js.pull_subscribe_bind(durable=self.durable, stream=self.stream)
         self._loop_task = asyncio.create_task(self._run(), name=f"bus-consume {self.durable}")
         logger.info(
@@ -268,9 +281,11 @@ class Consumer:
                 )
                 await asyncio.gather(*pending, return_exceptions=True)
         psub, self._psub = self._psub, None
-        if psub is not None and not self._nc.is_closed:
-            with contextlib.suppress(nats.errors.Error):
-                await psub.unsubscribe()
+        advisories, self._advisories = self._advisories, None
+        for subscription in (psub, advisories):
+            if subscription is not None and not self._nc.is_closed:
+                with contextlib.suppress(nats.errors.Error):
+                    await subscription.unsubscribe()
         if self._on_stop is not None:
             self._on_stop(self)
         logger.info("stopped consuming %s as %s", self.subject, self.durable)
@@ -411,56 +426,74 @@ class Consumer:
     async def _dead_letter(self, msg: Msg, reason: DeadLetterReason, error: str) -> None:
         """Copy the message to the dead-letter subject, then terminate it (no more deliveries)."""
         metadata = msg.metadata
-        headers = {
-            key: value
-            for key, value in (msg.headers or {}).items()
-            if not key.lower().startswith("nats-")
-        }
-        headers.update(
-            {
-                DEAD_LETTER_REASON_HEADER: reason.value,
-                DEAD_LETTER_ERROR_HEADER: " ".join(error.split())[:_MAX_HEADER_VALUE],
-                DEAD_LETTER_STREAM_HEADER: metadata.stream,
-                DEAD_LETTER_SUBJECT_HEADER: msg.subject,
-                DEAD_LETTER_SEQUENCE_HEADER: str(metadata.sequence.stream),
-                DEAD_LETTER_DELIVERIES_HEADER: str(metadata.num_delivered),
-            }
+        letter = DeadLetter(
+            data=msg.data,
+            headers=dict(msg.headers or {}),
+            subject=msg.subject,
+            sequence=metadata.sequence.stream,
+            deliveries=metadata.num_delivered,
         )
-        msg_id = (msg.headers or {}).get(MSG_ID_HEADER)
-        if msg_id:
-            headers[DEAD_LETTER_MSG_ID_HEADER] = msg_id
+        if await self._dead_letters.send(letter, reason, error):
+            await msg.term()
+        else:
+            await msg.nak(delay=self._backoff(metadata.num_delivered))
+
+    async def _on_max_deliveries(self, event: Msg) -> None:
+        """The server gave up on a message nobody settled on its last delivery (its worker
+        died or hung): read it back from the stream, dead-letter it, delete it."""
         try:
-            if await self._stream_holds(self.dead_letter_subject):
-                await self._js.publish(
-                    self.dead_letter_subject,
-                    msg.data,
-                    timeout=self._request_timeout_s,
-                    headers=headers,
-                )
-            else:
-                logger.warning(
-                    "no stream stores %s; the dead letter goes out on core NATS only",
-                    self.dead_letter_subject,
-                )
-                await self._nc.publish(self.dead_letter_subject, msg.data, headers=headers)
+            advisory = MaxDeliveriesAdvisory.model_validate_json(event.data)
+        except ValidationError as exc:
+            problems = "; ".join(describe_validation_error(exc))
+            logger.warning("ignoring a bad max-deliveries advisory (%s)", problems)
+            return
+        sequence = advisory.stream_seq
+        try:
+            stored = await self._js.get_msg(self.stream, sequence)
+        except nats.js.errors.NotFoundError:
+            logger.info("message %d of %s is settled already", sequence, self.stream)
+            return
         except nats.errors.Error as exc:
             logger.error(
-                "could not dead-letter message %d on %s (%r); asking for redelivery",
-                metadata.sequence.stream,
-                msg.subject,
+                "message %d of %s ran out of deliveries and cannot be read back (%r); "
+                "it stays in the stream",
+                sequence,
+                self.stream,
                 exc,
             )
-            await msg.nak(delay=self._backoff(metadata.num_delivered))
             return
-        await msg.term()
-
-    async def _stream_holds(self, subject: str) -> bool:
-        """Whether a stream stores `subject` (asked each time: dead letters are rare)."""
+        logger.error(
+            "message %d on %s was not settled on its last delivery (%d of %d): its worker died "
+            "or hung; dead-lettering it to %s",
+            sequence,
+            stored.subject,
+            advisory.deliveries,
+            self.max_deliver,
+            self.dead_letter_subject,
+        )
+        letter = DeadLetter(
+            data=stored.data or b"",
+            headers=dict(stored.headers or {}),
+            subject=stored.subject or "",
+            sequence=sequence,
+            deliveries=advisory.deliveries,
+        )
+        error = (
+            f"no ack within ack_wait ({self.ack_wait_s:g} s) after delivery "
+            f"{advisory.deliveries} of {self.max_deliver}: the worker died or hung"
+        )
+        if not await self._dead_letters.send(letter, DeadLetterReason.MAX_DELIVER_EXCEEDED, error):
+            return
+        if not self._work_queue:
+            return  # a log stream keeps its messages for its other readers
         try:
-            await self._js.find_stream_name_by_subject(subject)
+            await self._js.delete_msg(self.stream, sequence)
         except nats.js.errors.NotFoundError:
-            return False
-        return True
+            pass
+        except nats.errors.Error as exc:
+            logger.error(
+                "could not delete dead-lettered message %d from %s (%r)", sequence, self.stream, exc
+            )
 
     async def __aenter__(self) -> Self:
         return self
