@@ -60,11 +60,14 @@ def schema(
 schema.__doc__ = f"{schema.__doc__} Names: {', '.join(PUBLIC_MESSAGES)}."
 
 
-def _add_plugin_commands() -> None:
+def full_app() -> typer.Typer:
+    """The `phonebuddy` app with every installed distribution's sub-commands (added once)."""
+    present = {group.name for group in app.registered_groups}
     for entry in entry_points(group="phonebuddy.cli"):
-        app.add_typer(entry.load(), name=entry.name)
+        if entry.name not in present:
+            app.add_typer(entry.load(), name=entry.name)
+    return app
 
 
 def run() -> None:
-    _add_plugin_commands()
-    app()
+    full_app()()

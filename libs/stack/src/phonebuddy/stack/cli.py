@@ -42,7 +42,7 @@ def up(
     ] = "s3",
     state_dir: Annotated[
         Path | None,
-        typer.Option(help="where the stack keeps its data [default: ~/.phonebuddy/stack]"),
+        typer.Option(help="where the stack keeps its data \\[default: ~/.phonebuddy/stack]"),
     ] = None,
     fresh: Annotated[bool, typer.Option(help="delete the stack's earlier data first")] = False,
     as_json: Annotated[

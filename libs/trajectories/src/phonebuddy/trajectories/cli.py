@@ -193,7 +193,7 @@ def export(
     screenshots: Annotated[
         int | None,
         typer.Option(
-            min=1, max=32, help="screenshots per prompt [the run's prompt_config setting, or 1]"
+            min=1, max=32, help="screenshots per prompt \\[the run's prompt_config setting, or 1]"
         ),
     ] = None,
     store: StoreOption = None,

@@ -37,7 +37,7 @@ def demo(
     suite: Annotated[str, typer.Option(help="PhoneWorld task suite")] = "smoke",
     group_size: Annotated[int, typer.Option(min=1, help="episodes per task")] = 2,
     state_dir: Annotated[
-        Path | None, typer.Option(help="stack data [default: ~/.phonebuddy/demo]")
+        Path | None, typer.Option(help="stack data \\[default: ~/.phonebuddy/demo]")
     ] = None,
     viewer_port: Annotated[int, typer.Option(help="trajectory viewer port")] = 8095,
     wait: Annotated[bool, typer.Option(help="serve the viewer until Ctrl-C")] = True,

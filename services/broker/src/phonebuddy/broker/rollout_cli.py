@@ -92,11 +92,11 @@ def rollout(
     policy: Annotated[
         str | None, typer.Option(help="API root (.../v1), or `tiny` / `teacher` of the local stack")
     ] = None,
-    model: Annotated[str | None, typer.Option(help="model name [by --policy]")] = None,
+    model: Annotated[str | None, typer.Option(help="model name \\[by --policy]")] = None,
     group_size: Annotated[int, typer.Option(min=1, help="episodes per group (GRPO's G)")] = 1,
     mix: Annotated[str, typer.Option(help="groups per source, e.g. sim=0.5,real=0.5")] = "sim=1",
     out: Annotated[
-        str | None, typer.Option(help="DIR or s3://bucket/prefix [the stack's store]")
+        str | None, typer.Option(help="DIR or s3://bucket/prefix \\[the stack's store]")
     ] = None,
     step_budget: Annotated[int, typer.Option(min=1, help="steps per episode")] = 30,
     concurrency: Annotated[int, typer.Option(min=1, help="episodes at once")] = 8,
@@ -105,7 +105,7 @@ def rollout(
     seed: Annotated[int | None, typer.Option(help="sampling seed (episode k: seed+k)")] = None,
     redundancy: Annotated[int, typer.Option(min=0, help="spare episodes per real group")] = 0,
     language: Annotated[str, typer.Option(help="instruction language: en | zh")] = "en",
-    run_id: Annotated[str | None, typer.Option(help="run id [generated]")] = None,
+    run_id: Annotated[str | None, typer.Option(help="run id \\[generated]")] = None,
     timeout: Annotated[float, typer.Option(help="give up waiting after this many seconds")] = 3600,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
 ) -> None:

@@ -90,7 +90,7 @@ def calibrate(
     run: Annotated[str, typer.Option("--run", help="the stored run whose episodes to judge")],
     store: Annotated[
         str | None,
-        typer.Option(help="store URL (local:/path, s3://bucket[/prefix]) [PHONEBUDDY_STORE_URL]"),
+        typer.Option(help="store URL (local:/path, s3://bucket\\[/prefix]) [PHONEBUDDY_STORE_URL]"),
     ] = None,
     limit: Annotated[
         int | None, typer.Option(min=1, help="judge only the first N episodes (by id)")
