@@ -13,9 +13,10 @@ from typing import Any
 from fastapi import FastAPI
 
 from phonebuddy.bus import Bus, NatsSettings, connect
+from phonebuddy.env_endpoint import EnvEndpoint, EnvHost, EnvMetrics
 from phonebuddy.phoneworld.adb import AdbHub, parse_host_port
 from phonebuddy.phoneworld.service.catalog import CatalogEndpoint
-from phonebuddy.phoneworld.service.endpoint import EnvEndpoint
+from phonebuddy.phoneworld.service.endpoint import WorldBackend
 from phonebuddy.phoneworld.service.metrics import WorldMetrics
 from phonebuddy.phoneworld.service.pool import DevicePool
 from phonebuddy.phoneworld.service.settings import WorldSettings
@@ -27,7 +28,8 @@ log = logging.getLogger(__name__)
 
 
 class WorldService:
-    """Everything the process holds: the pool, the bus connection, the endpoint."""
+    """Everything the process holds: the pool, the env host over it, the bus connection, the
+    endpoint."""
 
     def __init__(self, settings: WorldSettings, nats: NatsSettings | None) -> None:
         self.settings = settings
@@ -39,9 +41,12 @@ class WorldService:
             size=settings.devices,
             instance_id=settings.instance_id,
             screen=screen,
-            on_expired=lambda _: self.metrics.expired_leases.inc(),
         )
         self.metrics.devices.set(settings.devices)
+        self.host = EnvHost(
+            WorldBackend(self.pool, self.metrics),
+            EnvMetrics(self.metrics.registry, self.pool.leases),
+        )
         self.bus: Bus | None = None
         self.endpoint: EnvEndpoint | None = None
         self.catalog: CatalogEndpoint | None = None
@@ -52,11 +57,11 @@ class WorldService:
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        reaper = asyncio.create_task(self._reap_forever())
+        reaper = asyncio.create_task(self.host.reap_forever(self.settings.reap_interval_s))
         try:
             if self.nats_settings is not None:
                 self.bus = await connect(self.nats_settings)
-                self.endpoint = EnvEndpoint(self.pool, self.bus, self.metrics)
+                self.endpoint = EnvEndpoint(self.host, self.bus)
                 await self.endpoint.start()
                 self.catalog = CatalogEndpoint(self.pool.world, self.bus)
                 await self.catalog.start()
@@ -88,12 +93,6 @@ class WorldService:
                 await self.endpoint.stop()
             if self.bus is not None:
                 await self.bus.close()
-
-    async def _reap_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.reap_interval_s)
-            await self.pool.reap_expired()
-            self.metrics.active_leases.set(self.pool.leased)
 
 
 def create_app(settings: WorldSettings, nats: NatsSettings | None) -> FastAPI:
