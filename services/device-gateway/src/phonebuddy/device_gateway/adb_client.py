@@ -28,6 +28,7 @@ from adbutils import AdbConnection
 from adbutils.errors import AdbConnectionError, AdbError
 
 from phonebuddy.device_gateway.quoting import Argv, command_line
+from phonebuddy.env_endpoint import DeviceLostError as EnvDeviceLostError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -47,13 +48,13 @@ class AdbServerError(Exception):
         super().__init__(f"adb server {address}: {reason}")
 
 
-class DeviceLostError(Exception):
-    """A device stopped answering: gone from the server, offline, or silent past the timeout."""
+class DeviceLostError(EnvDeviceLostError):
+    """A device stopped answering: gone from the server, offline, or silent past the timeout
+    (the env kit then ends its lease and answers `device_lost`)."""
 
     def __init__(self, serial: str, reason: str) -> None:
         self.serial = serial
-        self.reason = reason
-        super().__init__(f"device {serial} is lost: {reason}")
+        super().__init__(serial, reason)
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,12 @@ from fastapi import FastAPI
 from phonebuddy.bus import Bus, NatsSettings, connect
 from phonebuddy.device_gateway.actions import AppTable
 from phonebuddy.device_gateway.adb_client import AdbHost
-from phonebuddy.device_gateway.endpoint import GatewayEndpoint
+from phonebuddy.device_gateway.endpoint import GatewayBackend
 from phonebuddy.device_gateway.metrics import GatewayMetrics
 from phonebuddy.device_gateway.phone import PhoneOptions
 from phonebuddy.device_gateway.pool import DevicePool, PoolOptions
 from phonebuddy.device_gateway.settings import GatewaySettings
+from phonebuddy.env_endpoint import EnvEndpoint, EnvHost, EnvMetrics
 from phonebuddy.telemetry import ReadinessCheck, health_router
 
 log = logging.getLogger(__name__)
@@ -42,22 +43,27 @@ def build_pool(settings: GatewaySettings, metrics: GatewayMetrics) -> DevicePool
         instance_id=settings.instance_id,
         serials=settings.serials,
         connect=settings.connect,
-        lock_timeout_s=settings.lock_timeout_s,
         ping_timeout_s=settings.ping_timeout_s,
     )
     return DevicePool(adb, pool_options, phone_options, metrics)
 
 
 class GatewayService:
-    """Everything the process holds: the pool, its loops, the bus connection, the endpoint."""
+    """Everything the process holds: the pool, the env host over it, their loops, the bus
+    connection, the endpoint."""
 
     def __init__(self, settings: GatewaySettings, nats: NatsSettings | None) -> None:
         self.settings = settings
         self.nats_settings = nats
         self.metrics = GatewayMetrics()
         self.pool = build_pool(settings, self.metrics)
+        self.host = EnvHost(
+            GatewayBackend(self.pool, self.metrics),
+            EnvMetrics(self.metrics.registry, self.pool.leases, per_device=True),
+            lock_timeout_s=settings.lock_timeout_s,
+        )
         self.bus: Bus | None = None
-        self.endpoint: GatewayEndpoint | None = None
+        self.endpoint: EnvEndpoint | None = None
 
     async def nats_ready(self) -> bool:
         return self.bus is not None and self.bus.is_connected
@@ -70,12 +76,12 @@ class GatewayService:
         await self.pool.refresh()
         loops = [
             asyncio.create_task(self._every(self.settings.health_interval_s, self.pool.refresh)),
-            asyncio.create_task(self._every(self.settings.reap_interval_s, self._reap)),
+            asyncio.create_task(self.host.reap_forever(self.settings.reap_interval_s)),
         ]
         try:
             if self.nats_settings is not None:
                 self.bus = await connect(self.nats_settings)
-                self.endpoint = GatewayEndpoint(self.pool, self.bus, self.metrics)
+                self.endpoint = EnvEndpoint(self.host, self.bus)
                 await self.endpoint.start()
             yield
         finally:
@@ -87,9 +93,6 @@ class GatewayService:
             if self.bus is not None:
                 await self.bus.close()
             await self.pool.close()
-
-    async def _reap(self) -> None:
-        await self.pool.reap_expired()
 
     @staticmethod
     async def _every(interval_s: float, work: Callable[[], Awaitable[None]]) -> None:

@@ -1,5 +1,6 @@
-"""The env verbs over NATS for source `real`: lease (queue group shared by every gateway), then
-reset / observe / act / renew / release on this instance's subjects.
+"""The gateway as an env backend (source `real`): which phones can serve a lease, and the device
+verbs on them. Leases, TTLs, locking, lost devices and the NATS subjects are the env kit's
+(`phonebuddy.env_endpoint`).
 
 `verify` is answered, on purpose, with an `unsupported` error instead of being left without a
 responder: a caller then learns at once that real devices have no ground truth (episodes are
@@ -10,122 +11,101 @@ maps to fixed command templates in `phone` and `actions`.
 
 from __future__ import annotations
 
-import contextlib
-import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+import asyncio
+from collections.abc import Sequence
 
-from pydantic import BaseModel
-
-from phonebuddy.bus import Bus, Service, ServiceError
+from phonebuddy.bus import ServiceError
 from phonebuddy.device_gateway.metrics import GatewayMetrics
-from phonebuddy.device_gateway.phone import Observed, Phone
-from phonebuddy.device_gateway.pool import DevicePool, Slot
-from phonebuddy.protocol import ErrorCode, Source
+from phonebuddy.device_gateway.phone import Observed, Phone, UnknownPackageError
+from phonebuddy.device_gateway.pool import DevicePool
+from phonebuddy.env_endpoint import EnvBackend
+from phonebuddy.protocol import ErrorCode, ScreenSize, Source
 from phonebuddy.protocol import env as messages
-from phonebuddy.protocol.subjects import (
-    EnvVerb,
-    env_lease_queue,
-    env_lease_subject,
-    env_verb_subject,
-)
-
-log = logging.getLogger(__name__)
-SOURCE = Source.REAL
 
 
-class GatewayEndpoint:
-    """Binds a DevicePool to the bus."""
+class GatewayBackend(EnvBackend):
+    """A DevicePool of phones behind the env kit."""
 
-    def __init__(self, pool: DevicePool, bus: Bus, metrics: GatewayMetrics) -> None:
+    source = Source.REAL
+
+    def __init__(self, pool: DevicePool, metrics: GatewayMetrics) -> None:
         self.pool = pool
-        self.bus = bus
         self.metrics = metrics
-        self._services: list[Service] = []
+        self.instance_id = pool.instance_id
+        self.leases = pool.leases
 
-    async def start(self) -> None:
-        handlers: dict[EnvVerb, tuple[type[BaseModel], Callable[[Any], Awaitable[BaseModel]]]] = {
-            EnvVerb.RESET: (messages.ResetRequest, self.reset),
-            EnvVerb.OBSERVE: (messages.ObserveRequest, self.observe),
-            EnvVerb.ACT: (messages.ActRequest, self.act),
-            EnvVerb.VERIFY: (messages.VerifyRequest, self.verify),
-            EnvVerb.RENEW: (messages.RenewRequest, self.renew),
-            EnvVerb.RELEASE: (messages.ReleaseRequest, self.release),
-        }
-        self._services.append(
-            await self.bus.serve(
-                env_lease_subject(SOURCE),
-                messages.LeaseRequest,
-                self.lease,
-                queue=env_lease_queue(SOURCE),
-            )
-        )
-        for verb, (request_type, handler) in handlers.items():
-            subject = env_verb_subject(SOURCE, self.pool.instance_id, verb)
-            self._services.append(await self.bus.serve(subject, request_type, handler))
-        log.info("serving real devices as %s", self.pool.instance_id)
-
-    async def stop(self) -> None:
-        for service in self._services:
-            with contextlib.suppress(Exception):
-                await service.stop()
-        self._services.clear()
-
-    # -- verbs ---------------------------------------------------------------------------------
-    async def lease(self, request: messages.LeaseRequest) -> messages.Lease:
+    # -- capacity and health ---------------------------------------------------------------------
+    def leasable(self, request: messages.LeaseRequest) -> Sequence[str]:
         apps = self.pool.phone_options.apps
         packages = [apps.resolve(app) for app in request.apps]
         unknown = [app for app, package in zip(request.apps, packages, strict=True) if not package]
         if unknown:
             raise ServiceError(ErrorCode.UNKNOWN_APP, f"the gateway knows no app {unknown}")
-        return self.pool.lease(request.client_id, request.ttl_s, [p for p in packages if p])
+        wanted = [p for p in packages if p]
+        healthy = [s for s in self.pool.slots.values() if s.healthy]
+        capable = [s for s in healthy if s.phone.has_packages(wanted)]
+        if healthy and not capable:
+            raise ServiceError(
+                ErrorCode.UNKNOWN_APP,
+                f"no device of {self.instance_id} has all of {wanted}",
+            )
+        return sorted(s.serial for s in capable)
 
-    async def renew(self, request: messages.RenewRequest) -> messages.Lease:
-        return self.pool.renew(request.lease_id, request.ttl_s)
+    def screen(self, device_id: str) -> ScreenSize:
+        screen = self.pool.slots[device_id].phone.screen
+        if screen is None:  # leasable phones are probed, and a probe reads the screen
+            raise ServiceError(ErrorCode.DEVICE_LOST, f"device {device_id} was never probed")
+        return screen
 
-    async def release(self, request: messages.ReleaseRequest) -> messages.ReleaseReply:
-        return messages.ReleaseReply(released=await self.pool.release(request.lease_id))
+    def lock(self, device_id: str) -> asyncio.Lock:
+        return self.pool.slots[device_id].lock
 
-    async def reset(self, request: messages.ResetRequest) -> messages.ObserveReply:
-        async def work(slot: Slot) -> messages.ObserveReply:
+    def device_lost(self, device_id: str, reason: str, *, kind: str) -> None:
+        self.pool.lose(device_id, reason, kind=kind)
+
+    # -- device verbs ----------------------------------------------------------------------------
+    async def reset(self, device_id: str, request: messages.ResetRequest) -> messages.ObserveReply:
+        slot = self.pool.slots[device_id]
+        try:
             packages = slot.phone.resolve_packages(request.task.apps)
-            slot.task_packages = tuple(packages)
-            await slot.phone.reset(packages)
-            observed = await self._observe(slot.phone, request.image_format, ui_tree=True)
-            return messages.ObserveReply(observation=observed.observation, frame=observed.frame)
+        except UnknownPackageError as exc:
+            raise ServiceError(ErrorCode.UNKNOWN_APP, str(exc)) from None
+        slot.task_packages = tuple(packages)
+        await slot.phone.reset(packages)
+        observed = await self._observe(slot.phone, request.image_format, ui_tree=True)
+        return messages.ObserveReply(observation=observed.observation, frame=observed.frame)
 
-        return await self.pool.run_on(request.lease_id, "reset", work)
+    async def observe(
+        self, device_id: str, request: messages.ObserveRequest
+    ) -> messages.ObserveReply:
+        phone = self.pool.slots[device_id].phone
+        observed = await self._observe(phone, request.image_format, ui_tree=request.include_ui_tree)
+        frame = observed.frame if request.include_frame else None
+        return messages.ObserveReply(observation=observed.observation, frame=frame)
 
-    async def observe(self, request: messages.ObserveRequest) -> messages.ObserveReply:
-        async def work(slot: Slot) -> messages.ObserveReply:
-            observed = await self._observe(
-                slot.phone, request.image_format, ui_tree=request.include_ui_tree
-            )
-            frame = observed.frame if request.include_frame else None
-            return messages.ObserveReply(observation=observed.observation, frame=frame)
+    async def act(self, device_id: str, request: messages.ActRequest) -> messages.ActReply:
+        phone = self.pool.slots[device_id].phone
+        effect, note = await phone.act(request.action)
+        if not request.observe:
+            return messages.ActReply(effect=effect, note=note)
+        observed = await self._observe(phone, request.image_format, ui_tree=True)
+        return messages.ActReply(
+            effect=effect, note=note, observation=observed.observation, frame=observed.frame
+        )
 
-        return await self.pool.run_on(request.lease_id, "observe", work)
-
-    async def act(self, request: messages.ActRequest) -> messages.ActReply:
-        async def work(slot: Slot) -> messages.ActReply:
-            effect, note = await slot.phone.act(request.action)
-            if not request.observe:
-                return messages.ActReply(effect=effect, note=note)
-            observed = await self._observe(slot.phone, request.image_format, ui_tree=True)
-            return messages.ActReply(
-                effect=effect, note=note, observation=observed.observation, frame=observed.frame
-            )
-
-        reply = await self.pool.run_on(request.lease_id, "act", work)
-        self.metrics.steps.labels(outcome=reply.effect).inc()
-        return reply
-
-    async def verify(self, request: messages.VerifyRequest) -> messages.VerifyReply:
+    async def verify(self, device_id: str, request: messages.VerifyRequest) -> messages.VerifyReply:
         raise ServiceError(
             ErrorCode.UNSUPPORTED,
             "real devices have no ground truth to verify against; "
             "real episodes are graded by the rubric judge",
         )
+
+    async def tidy(self, device_id: str) -> None:
+        """The last task's apps are stopped and the phone goes home."""
+        slot = self.pool.slots[device_id]
+        packages, slot.task_packages = slot.task_packages, ()
+        if slot.healthy:
+            await slot.phone.tidy(packages)
 
     async def _observe(self, phone: Phone, image_format: str, *, ui_tree: bool) -> Observed:
         observed = await phone.observe(
