@@ -43,3 +43,16 @@ def test_password_without_user_is_rejected() -> None:
 def test_redact_url_hides_password_only() -> None:
     assert redact_url("nats://bob:hunter2@nats:4222") == "nats://bob:***@nats:4222"
     assert redact_url("nats://nats:4222") == "nats://nats:4222"
+
+
+def test_replies_come_to_the_users_own_inbox_unless_a_prefix_is_set() -> None:
+    assert NatsSettings(user="broker").reply_prefix == "_INBOX.broker"
+    assert NatsSettings().reply_prefix == "_INBOX"
+    assert NatsSettings(user="bob@example.com").reply_prefix == "_INBOX"  # not a subject token
+    assert NatsSettings(user="broker", inbox_prefix="_R.b").reply_prefix == "_R.b"
+
+
+@pytest.mark.parametrize("prefix", ["_INBOX.>", "_INBOX.*", "a b", "a..b", ""])
+def test_an_inbox_prefix_with_wildcards_or_empty_tokens_is_rejected(prefix: str) -> None:
+    with pytest.raises(ValidationError, match="inbox_prefix"):
+        NatsSettings(inbox_prefix=prefix)

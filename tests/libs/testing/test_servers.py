@@ -3,7 +3,9 @@ import socket
 from pathlib import Path
 
 import httpx
+import nats
 import pytest
+from nats.aio.msg import Msg
 
 from phonebuddy.testing import NatsServer, PrometheusServer, ServerStartError, free_port
 
@@ -29,6 +31,45 @@ def test_nats_password_is_not_on_the_command_line() -> None:
     with NatsServer() as server:
         cmdline = Path(f"/proc/{server.pid}/cmdline").read_bytes().decode()
     assert server.password not in cmdline
+
+
+async def test_nats_users_get_their_own_password_and_only_their_permissions() -> None:
+    allowed = {"publish": {"allow": ["svc.ok"]}, "subscribe": {"allow": ["_INBOX.>"]}}
+    with NatsServer(users={"svc": allowed}) as server:
+        config = server.work_dir / "nats.conf"
+        assert config.stat().st_mode & 0o077 == 0
+        errors: list[str] = []
+
+        async def on_error(exc: Exception) -> None:
+            errors.append(str(exc))
+
+        admin = await nats.connect(server.url, user=server.user, password=server.password)
+        svc = await nats.connect(
+            server.url, user="svc", password=server.passwords["svc"], error_cb=on_error
+        )
+        try:
+            seen: list[str] = []
+
+            async def collect(msg: Msg) -> None:
+                seen.append(msg.subject)
+
+            await admin.subscribe("svc.*", cb=collect)
+            await admin.flush()
+            await svc.publish("svc.ok", b"")
+            await svc.publish("svc.not", b"")
+            await svc.flush()
+            await admin.flush()
+        finally:
+            await svc.close()
+            await admin.close()
+
+    assert seen == ["svc.ok"]
+    assert any('publish to "svc.not"' in error for error in errors)
+
+
+def test_the_full_access_nats_user_cannot_also_be_restricted() -> None:
+    with pytest.raises(ValueError, match="full-access user"):
+        NatsServer(user="svc", users={"svc": {}})
 
 
 def test_a_server_that_cannot_bind_fails_with_its_log() -> None:

@@ -24,8 +24,10 @@ from nats.js.client import JetStreamContext
 from pydantic import BaseModel
 
 from phonebuddy.bus import rpc, workqueue
+from phonebuddy.bus._denials import Denials
 from phonebuddy.bus._flush import flush
 from phonebuddy.bus._opening import Opening
+from phonebuddy.bus.dead_letters import max_deliveries_advisory_subject
 from phonebuddy.bus.errors import BusAuthError, BusConnectError
 from phonebuddy.bus.rpc import Handler, Service
 from phonebuddy.bus.settings import NatsSettings
@@ -66,6 +68,7 @@ class Bus:
         self._closing = False
         self._connect_problems: list[BaseException] = []
         self._handles: set[Service | Consumer] = set()
+        self._denials = Denials(settings.user, settings.reply_prefix)
 
     # -- connection ---------------------------------------------------------------------------
 
@@ -84,6 +87,7 @@ class Bus:
                     user=settings.user,
                     password=settings.password.get_secret_value() if settings.password else None,
                     tls=tls,
+                    inbox_prefix=settings.reply_prefix,
                     connect_timeout=settings.connect_timeout_s,  # type: ignore[arg-type]
                     # First connect: no reconnect loop, one quick retry, then give up.
                     allow_reconnect=False,
@@ -137,6 +141,11 @@ class Bus:
     async def _on_error(self, exc: Exception) -> None:
         if self._connecting:
             self._connect_problems.append(exc)
+            return
+        if self._denials.report(str(exc)):
+            logger.warning(
+                "NATS at %s refused user %s: %s", self.safe_url, self.settings.user, _describe(exc)
+            )
             return
         logger.warning("NATS error on %s: %s", self.safe_url, _describe(exc))
 
@@ -202,13 +211,17 @@ class Bus:
         *,
         timeout_s: float | None = None,
     ) -> ReplyT:
-        """Send a request and return the reply as `reply_type`; see `rpc.request` for errors."""
-        return await rpc.request(
-            self._nc,
+        """Send a request and return the reply as `reply_type`; see `rpc.request` for errors,
+        and `PermissionDeniedError` when this user may not publish to `subject`."""
+        return await self._denials.guard(
             subject,
-            message,
-            reply_type,
-            timeout_s=self.settings.request_timeout_s if timeout_s is None else timeout_s,
+            rpc.request(
+                self._nc,
+                subject,
+                message,
+                reply_type,
+                timeout_s=self.settings.request_timeout_s if timeout_s is None else timeout_s,
+            ),
         )
 
     def serve(
@@ -235,7 +248,11 @@ class Bus:
                 stop_timeout_s=stop_timeout_s,
                 on_stop=self._handles.discard,
             )
-            await service.start(timeout_s=self.settings.request_timeout_s)
+            with self._denials.watch("subscribe", subject) as denied:
+                await service.start(timeout_s=self.settings.request_timeout_s)
+            if denied.done():  # start() flushed: the server's answer to the SUB has come in
+                await service.stop()
+                raise denied.result()
             self._handles.add(service)
             return service
 
@@ -272,13 +289,16 @@ class Bus:
     ) -> PublishAck:
         """Store a message in JetStream; a repeated `msg_id` within the stream's duplicate
         window is stored once (the ack says `duplicate`)."""
-        return await workqueue.publish(
-            self.jetstream,
-            self._nc,
+        return await self._denials.guard(
             subject,
-            message,
-            msg_id=msg_id,
-            timeout_s=self.settings.request_timeout_s if timeout_s is None else timeout_s,
+            workqueue.publish(
+                self.jetstream,
+                self._nc,
+                subject,
+                message,
+                msg_id=msg_id,
+                timeout_s=self.settings.request_timeout_s if timeout_s is None else timeout_s,
+            ),
         )
 
     def consume(
@@ -325,7 +345,12 @@ class Bus:
                 request_timeout_s=self.settings.request_timeout_s,
                 on_stop=self._handles.discard,
             )
-            await consumer.start()
+            advisories = max_deliveries_advisory_subject(stream, durable)
+            with self._denials.watch("subscribe", advisories) as denied:
+                await consumer.start()
+            if denied.done():  # start() flushed after subscribing
+                await consumer.stop()
+                raise denied.result()
             self._handles.add(consumer)
             return consumer
 

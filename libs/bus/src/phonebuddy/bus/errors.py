@@ -46,6 +46,20 @@ class BusAuthError(BusConnectError):
         )
 
 
+class PermissionDeniedError(BusError):
+    """The server refused to let this user publish to or subscribe to a subject."""
+
+    def __init__(self, subject: str, *, action: str, user: str | None) -> None:
+        self.subject = subject
+        self.action = action
+        self.user = user
+        who = f"user {user!r}" if user is not None else "a client without credentials"
+        super().__init__(
+            f"the NATS server does not let {who} {action} to {subject!r}; that subject is not "
+            "in the user's permissions (phonebuddy.bus.permissions)"
+        )
+
+
 class RequestTimeoutError(BusError):
     """No reply came within the timeout (a responder exists but did not answer in time)."""
 

@@ -9,6 +9,8 @@ from typing import Any, Self
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from phonebuddy.bus.permissions import inbox_prefix
+
 
 class NatsSettings(BaseSettings):
     """Connection settings for the bus; every field can be set as `PHONEBUDDY_NATS_<FIELD>`."""
@@ -58,6 +60,12 @@ class NatsSettings(BaseSettings):
     name: str = Field(
         default="phonebuddy", min_length=1, description="Client name shown in NATS monitoring."
     )
+    inbox_prefix: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_\-$]+(\.[A-Za-z0-9_\-]+)*$",
+        description="Subject prefix of this client's reply inboxes; by default `_INBOX.<user>` "
+        "(what `phonebuddy.bus.permissions` allows each user), or `_INBOX` without a user.",
+    )
 
     @model_validator(mode="after")
     def _key_needs_cert(self) -> Self:
@@ -72,6 +80,11 @@ class NatsSettings(BaseSettings):
                 "set the user the password belongs to"
             )
         return self
+
+    @property
+    def reply_prefix(self) -> str:
+        """The inbox prefix in effect: `inbox_prefix`, else the one for `user`."""
+        return self.inbox_prefix or inbox_prefix(self.user)
 
     @property
     def uses_tls(self) -> bool:
