@@ -1,35 +1,332 @@
-"""Compare an agent's `answer` with a value read from state: numbers, money, times, names;
-Chinese and English forms. Never an LLM."""
+"""What a question-answer task's `answer` must state, checked against values read from state;
+Chinese and English forms. Never an LLM.
+
+An answer states one value of the kind asked (one number, one amount, one clock time, one
+name...) in any natural form — '5', '共5条', '五条', 'There are 5 notes'; '¥12.50', '12.5元',
+'十二块五'; '15:05', '3:05 pm', '下午3点05分' — and passes only if that value is the expected
+one. An answer that states other values of the kind too (a list of candidates: '3、4、5', two
+names, '会下雨，不会') fails, and so does one with much else besides the value (copied screen
+text): at most `MAX_EXTRA_CHARS` letters and digits outside the values, at most
+`MAX_ANSWER_CHARS` characters in all.
+
+    check_answer("共5条", Number(5))                                -> []
+    check_answer("4、5、6", Number(5))                    -> ["answer '4、5、6' states 4, 5, 6 ..."]
+    check_answer("下午3点05分", ClockTime(15, 5))                    -> []
+    check_answer("Zhang Wei", Text(["张伟", "Zhang Wei"], others=["李娜"])) -> []
+
+The `matches_*` functions below answer a looser question — does a note or a message someone
+wrote *mention* a value — and must not judge answers."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable
 
-_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-              "七": 7, "八": 8, "九": 9}  # fmt: skip
-_CN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+from phonebuddy.phoneworld.tasks.answer_forms import (
+    Mention,
+    Said,
+    Span,
+    chinese_number,
+    form_of,
+    phrases,
+    polarities,
+    tokens,
+)
+
+MAX_ANSWER_CHARS = 200
+MAX_EXTRA_CHARS = 40
+
+
+class Expectation(ABC):
+    """What an answer must state."""
+
+    @abstractmethod
+    def read(self, said: Said) -> tuple[list[Span], str | None]:
+        """The parts of the answer this expectation accounts for, and what is wrong with the
+        answer (None: nothing)."""
+
+
+def check_answer(answer: str | None, expected: Expectation) -> list[str]:
+    """The problems of an answer ([] = right)."""
+    if answer is None or not answer.strip():
+        return ["no answer given"]
+    if len(answer) > MAX_ANSWER_CHARS:
+        return [f"the answer is {len(answer)} characters long (at most {MAX_ANSWER_CHARS})"]
+    said = Said(answer)
+    spans, problem = expected.read(said)
+    problems = [] if problem is None else [f"answer {answer!r} {problem}"]
+    extra = said.extra_chars(spans)
+    if extra > MAX_EXTRA_CHARS:
+        problems.append(f"answer {answer!r} holds {extra} letters and digits besides what it "
+                        f"states (at most {MAX_EXTRA_CHARS})")  # fmt: skip
+    return problems
+
+
+class Together(Expectation):
+    """Several things in one answer ('G123，08:05 发车': a train and a time)."""
+
+    def __init__(self, *parts: Expectation) -> None:
+        self.parts = parts
+
+    def read(self, said: Said) -> tuple[list[Span], str | None]:
+        spans: list[Span] = []
+        problems = []
+        for part in self.parts:
+            part_spans, problem = part.read(said)
+            spans += part_spans
+            if problem is not None:
+                problems.append(problem)
+        return spans, "; ".join(problems) if problems else None
+
+    def __repr__(self) -> str:
+        return f"Together{self.parts!r}"
+
+
+class Values(Expectation):
+    """Exactly one value of a kind, one of `accepted`; or, with `every`, exactly the values
+    `accepted` (a list answer)."""
+
+    what = "value"
+
+    def __init__(self, accepted: Iterable[Hashable], *, every: bool = False) -> None:
+        self.accepted = frozenset(accepted)
+        self.every = every
+        if not self.accepted:
+            raise ValueError(f"{type(self).__name__} needs at least one expected value")
+
+    def mentions(self, said: Said) -> list[Mention]:
+        raise NotImplementedError
+
+    def show(self, value: Hashable) -> str:
+        return str(value)
+
+    def _shown(self, values: Iterable[Hashable]) -> list[str]:
+        return sorted((self.show(v) for v in values), key=lambda s: (len(s), s))
+
+    def read(self, said: Said) -> tuple[list[Span], str | None]:
+        mentions = self.mentions(said)
+        stated = {m.value for m in mentions}
+        spans = [m.span for m in mentions]
+        if self.every:
+            ok = stated == self.accepted
+            expected = "exactly " + ", ".join(self._shown(self.accepted))
+        else:
+            ok = len(stated) == 1 and stated <= self.accepted
+            expected = " or ".join(self._shown(self.accepted))
+        if ok:
+            return spans, None
+        if not stated:
+            return spans, f"states no {self.what} (expected {expected})"
+        return spans, f"states {', '.join(self._shown(stated))} (expected {expected})"
+
+    def __repr__(self) -> str:
+        every = ", every" if self.every else ""
+        return f"{type(self).__name__}({self._shown(self.accepted)}{every})"
+
+
+class Number(Values):
+    """A count or a quantity ('5', '五条', '25°C', '50%', '8小时'); `signed=False` takes '-8' for
+    8 (a difference)."""
+
+    what = "number"
+
+    def __init__(self, *accepted: float, unit: str = "", signed: bool = True) -> None:
+        self.unit = unit
+        self.signed = signed
+        super().__init__(round(v if signed else abs(v), 2) for v in accepted)
+
+    def mentions(self, said: Said) -> list[Mention]:
+        if self.signed:
+            return said.numbers
+        return [Mention(abs(m.value), m.span) for m in said.numbers]  # type: ignore[arg-type]
+
+    def show(self, value: Hashable) -> str:
+        return f"{value:g}{self.unit}"
+
+
+class Money(Number):
+    """An amount of money in yuan ('¥12.50', '12.5元', '十二块五')."""
+
+    what = "amount"
+
+    def __init__(self, *accepted: float) -> None:
+        super().__init__(*accepted, unit="元")
+
+    def show(self, value: Hashable) -> str:
+        return f"¥{value:.2f}"
+
+
+def clock(text: str) -> tuple[int, int]:
+    """'18:30' -> (18, 30)."""
+    hour, _, minute = text.partition(":")
+    return int(hour), int(minute)
+
+
+class ClockTime(Values):
+    """A time of day ('18:30', '6:30 pm', '下午6点半')."""
+
+    what = "clock time"
+
+    def __init__(self, hour: int, minute: int) -> None:
+        super().__init__([(hour, minute)])
+
+    def mentions(self, said: Said) -> list[Mention]:
+        return said.times
+
+    def show(self, value: Hashable) -> str:
+        hour, minute = value  # type: ignore[misc]
+        return f"{hour:02d}:{minute:02d}"
+
+
+class ClockTimes(ClockTime):
+    """Every one of these times and no other (a list of showtimes)."""
+
+    def __init__(self, times: Iterable[tuple[int, int]]) -> None:
+        Values.__init__(self, times, every=True)
+
+
+class Date(Values):
+    """A day of the year ('5月3日', '5/3', 'May 3')."""
+
+    what = "date"
+
+    def __init__(self, month: int, day: int) -> None:
+        super().__init__([(month, day)])
+
+    def mentions(self, said: Said) -> list[Mention]:
+        return said.dates
+
+    def show(self, value: Hashable) -> str:
+        month, day = value  # type: ignore[misc]
+        return f"{month}月{day}日"
+
+
+class YesNo(Values):
+    """A yes or a no about rain ('会下雨' / '不会', 'yes' / "it won't rain"); a hedge fails."""
+
+    what = "yes or no"
+
+    def __init__(self, value: bool) -> None:
+        super().__init__([value])
+
+    def mentions(self, said: Said) -> list[Mention]:
+        return polarities(said)
+
+    def show(self, value: Hashable) -> str:
+        return {True: "yes", False: "no"}.get(value, str(value))  # type: ignore[call-overload]
+
+
+class Token(Values):
+    """One token of a pattern (a code, a phone number, a train number), compared as
+    `canonical` writes it."""
+
+    def __init__(
+        self, value: str, *, pattern: re.Pattern[str], canonical: Callable[[str], str], what: str
+    ) -> None:
+        self.pattern = pattern
+        self.canonical = canonical
+        self.what = what
+        super().__init__([canonical(unicodedata.normalize("NFKC", value).lower())])
+
+    def mentions(self, said: Said) -> list[Mention]:
+        return tokens(said, self.pattern, self.canonical)
+
+
+def _no_blanks(text: str) -> str:
+    return re.sub(r"\s", "", text)
+
+
+def _phone_digits(text: str) -> str:
+    only = "".join(ch for ch in text if ch.isdigit())
+    return only[2:] if len(only) == 13 and only.startswith("86") and text.startswith("+") else only
+
+
+def phone_number(number: str) -> Token:
+    """'138 1234 5678', '+86 13812345678', '138-1234-5678'."""
+    pattern = re.compile(r"(?<![\da-z])\+?\d[\d -]{3,}\d(?!\d)")
+    return Token(number, pattern=pattern, canonical=_phone_digits, what="phone number")
+
+
+def digit_code(code: str) -> Token:
+    """A code of four or more digits ('验证码 482913', '尾号 6217'); shorter numbers around it
+    ('5分钟内有效') are not codes."""
+    pattern = re.compile(r"(?<![\da-z])\d{4,}(?!\d)")
+    return Token(code, pattern=pattern, canonical=str, what="code")
+
+
+def dashed_code(code: str) -> Token:
+    """A pick-up code like '8-4-8181'."""
+    pattern = re.compile(r"(?<![\d-])\d+(?:\s*[-‐‑–—]\s*\d+)+(?![\d-])")
+    return Token(code, pattern=pattern, canonical=lambda t: re.sub(r"\s*[-‐‑–—]\s*", "-", t),
+                 what="pick-up code")  # fmt: skip
+
+
+def train_number(number: str) -> Token:
+    """'G1234', 'g 1234', 'D12'."""
+    pattern = re.compile(r"(?<![a-z\d])[gdcztkyl]\s?\d{1,4}(?!\d)")
+    return Token(number, pattern=pattern, canonical=lambda t: _no_blanks(t).upper(),
+                 what="train number")  # fmt: skip
+
+
+def wechat_id(wxid: str) -> Token:
+    """A WeChat ID: a word of letters, digits, '_' and '-' with a digit or '_' in it."""
+    pattern = re.compile(r"(?<![a-z\d_\-])(?=[a-z\d_\-]*[\d_])[a-z][a-z\d_\-]{4,}(?![a-z\d_\-])")
+    return Token(wxid, pattern=pattern, canonical=str, what="WeChat ID")
+
+
+class _Phrases(Values):
+    """Values named by known phrases: `groups` maps each expected value to its spellings;
+    `others` are the other values of the domain, so an answer naming one of them too fails."""
+
+    def __init__(
+        self,
+        groups: dict[str, tuple[str, ...]],
+        others: Iterable[str],
+        *,
+        every: bool,
+        what: str,
+    ) -> None:
+        self.what = what
+        self.groups: dict[Hashable, tuple[str, ...]] = dict(groups)
+        mine = {form_of(form) for forms in groups.values() for form in forms}
+        for other in others:
+            if form_of(other) not in mine:
+                self.groups.setdefault(other, (other,))
+        super().__init__(groups, every=every)
+
+    def mentions(self, said: Said) -> list[Mention]:
+        return phrases(said, self.groups)
+
+
+class Text(_Phrases):
+    """One name, place or phrase: `forms` are the ways of writing it (zh, en, aliases);
+    `others` every other value of its domain (every contact, every city...). The answer may
+    say more around the name ('最近打给我的是张伟'), but not name anything else of the domain."""
+
+    def __init__(
+        self, forms: Iterable[str], *, others: Iterable[str] = (), what: str = "name"
+    ) -> None:
+        spellings = tuple(forms)
+        if not spellings:
+            raise ValueError("Text needs the expected value")
+        super().__init__({spellings[0]: spellings}, others, every=False, what=what)
+
+
+class TextSet(_Phrases):
+    """Every one of these names and no other of the domain (the titles of a day's events)."""
+
+    def __init__(
+        self, names: Iterable[str], *, others: Iterable[str] = (), what: str = "name"
+    ) -> None:
+        super().__init__({n: (n,) for n in names}, others, every=True, what=what)
+
+
+# -- mentions in content (notes, messages), not answers ---------------------------------------
+
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _NOISE = re.compile(r"[\s,，。.!！?？:：;；'\"“”‘’()（）\[\]【】《》<>]")
-
-
-def _chinese_number(text: str) -> int | None:
-    """'三十五' -> 35, '两' -> 2, '一百零八' -> 108; None if `text` is not such a number."""
-    if not text or any(ch not in _CN_DIGITS and ch not in _CN_UNITS for ch in text):
-        return None
-    total, section, digit = 0, 0, 0
-    for ch in text:
-        if ch in _CN_DIGITS:
-            digit = _CN_DIGITS[ch]
-        else:
-            unit = _CN_UNITS[ch]
-            if unit == 10000:
-                total += (section + digit) * unit
-                section = 0
-            else:
-                section += (digit or 1) * unit
-            digit = 0
-    return total + section + digit
 
 
 def normalize(text: str) -> str:
@@ -41,32 +338,32 @@ def numbers_in(text: str) -> list[float]:
     text = unicodedata.normalize("NFKC", text).replace(",", "")
     found = [float(match) for match in _NUMBER.findall(text)]
     for run in re.findall(r"[零〇一二两三四五六七八九十百千万]+", text):
-        value = _chinese_number(run)
+        value = chinese_number(run)
         if value is not None:
             found.append(float(value))
     return found
 
 
-def matches_number(answer: str | None, expected: float, *, tolerance: float = 0.005) -> bool:
-    """True if the answer states `expected` (e.g. '¥35.50', '35.5元', '三十五')."""
-    if not answer:
+def matches_number(text: str | None, expected: float, *, tolerance: float = 0.005) -> bool:
+    """True if a note or message mentions `expected` among other things (e.g. '¥35.50')."""
+    if not text:
         return False
-    return any(abs(value - expected) <= tolerance for value in numbers_in(answer))
+    return any(abs(value - expected) <= tolerance for value in numbers_in(text))
 
 
-def matches_text(answer: str | None, *expected: str) -> bool:
-    """True if the normalized answer contains any of the expected forms (a name, a place)."""
-    if not answer:
+def matches_text(text: str | None, *expected: str) -> bool:
+    """True if a note or message, normalized, contains any of the expected forms."""
+    if not text:
         return False
-    said = normalize(answer)
+    said = normalize(text)
     return any(normalize(form) and normalize(form) in said for form in expected)
 
 
-def matches_time(answer: str | None, hour: int, minute: int) -> bool:
-    """'18:30', '6:30 pm', '下午6点半', '18点30分' all match (18, 30)."""
-    if not answer:
+def matches_time(text: str | None, hour: int, minute: int) -> bool:
+    """True if a note or message mentions the time: '18:30', '6:30 pm', '下午6点半'."""
+    if not text:
         return False
-    text = unicodedata.normalize("NFKC", answer).lower()
+    text = unicodedata.normalize("NFKC", text).lower()
     afternoon = any(word in text for word in ("pm", "下午", "晚上", "傍晚"))
     for h, m in re.findall(r"(\d{1,2})\s*[:点时]\s*(\d{1,2})?", text):
         value_h = int(h) + (12 if afternoon and int(h) < 12 else 0)

@@ -24,6 +24,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from phonebuddy.phoneworld.tasks.answers import Expectation, check_answer
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.protocol import Action, Category, Instruction, Source, TaskSpec
 
@@ -59,6 +60,14 @@ class TaskTemplate:
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         raise NotImplementedError
+
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        """For answer tasks: what the answer must state, read from the start state."""
+        raise NotImplementedError
+
+    def answer_problems(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        """For answer tasks: what is wrong with `answer` ([] = right)."""
+        return check_answer(answer, self.expected_answer(diff, params))
 
     def wrong_answer(self, params: Params) -> str | None:
         """For answer tasks: a plausible but wrong answer (a near miss the verifier rejects)."""

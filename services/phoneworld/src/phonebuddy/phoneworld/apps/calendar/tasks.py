@@ -17,7 +17,14 @@ from phonebuddy.phoneworld.apps.calendar.app import (
     date_text,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import matches_text, matches_time
+from phonebuddy.phoneworld.tasks.answers import (
+    ClockTime,
+    Expectation,
+    Text,
+    TextSet,
+    matches_text,
+    matches_time,
+)
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
@@ -315,10 +322,13 @@ class AskLocation(TaskTemplate):
             en=f"Where is my '{params['title']}' on {date_en(params['date'])}?",
         )
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         location = diff.value_before(f"{EVENTS}[{params['event']}]/location")
-        return [] if matches_text(answer, location) else [f"answer {answer!r} is not "
-                                                          f"{location!r}"]  # fmt: skip
+        others = [e["location"] for e in diff.value_before(EVENTS) if e["location"]]
+        return Text([location], others=others, what="place")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["wrong_location"]
@@ -345,10 +355,12 @@ class AskStartTime(TaskTemplate):
             en=f"What time does '{params['title']}' on {date_en(params['date'])} start?",
         )
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         start = diff.value_before(f"{EVENTS}[{params['event']}]/start")
-        hour, minute = divmod(_minutes(start), 60)
-        return [] if matches_time(answer, hour, minute) else [f"answer {answer!r} is not {start}"]
+        return ClockTime(*divmod(_minutes(start), 60))
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["end"]  # the end time: read off the wrong end of the event
@@ -379,14 +391,13 @@ class AskDay(TaskTemplate):
         return Instruction(zh=f"我{date_zh(params['date'])}的日历上有哪些安排？",
                            en=f"What is on my calendar on {date_en(params['date'])}?")  # fmt: skip
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         events = diff.value_before(EVENTS)
-        titles = {e["title"] for e in events if e["date"] == params["date"]}
-        missing = sorted(title for title in titles if not matches_text(answer, title))
-        elsewhere = {e["title"] for e in events} - titles
-        extra = sorted(title for title in elsewhere if matches_text(answer, title))
-        problems = [f"answer {answer!r} leaves out {missing}"] if missing else []
-        return problems + ([f"answer {answer!r} names {extra}, not on that day"] if extra else [])
+        titles = [e["title"] for e in events if e["date"] == params["date"]]
+        return TextSet(titles, others=[e["title"] for e in events], what="event")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_title"]

@@ -17,7 +17,7 @@ from phonebuddy.phoneworld.apps.clock.app import (
     hhmm,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_time, numbers_in
+from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Number, numbers_in
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -384,12 +384,12 @@ class AskEarliestAlarm(TaskTemplate):
         return Instruction(zh="我开着的闹钟里，最早的是几点？",
                            en="What time is my earliest alarm that is turned on?")  # fmt: skip
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         enabled = [a for a in diff.value_before(ALARMS) if a["enabled"]]
-        hour, minute = min((a["hour"], a["minute"]) for a in enabled)
-        if matches_time(answer, hour, minute):
-            return []
-        return [f"answer {answer!r} is not {hhmm(hour, minute)}"]
+        return ClockTime(*min((a["hour"], a["minute"]) for a in enabled))
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return hhmm(params["decoy_hour"], params["decoy_minute"])
@@ -428,9 +428,12 @@ class AskTimeDifference(TaskTemplate):
             en=f"Check the world clock: how many hours apart are {params['name_en']} and Beijing?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        # '晚8小时', '-8', '8 hours behind': the difference either way
+        return Number(params["hours"], unit="小时", signed=False)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        hours = params["hours"]
-        return [] if matches_number(answer, hours) else [f"answer {answer!r} is not {hours:g}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['hours'] + 1:g}小时"

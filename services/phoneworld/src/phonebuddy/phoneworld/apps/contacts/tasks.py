@@ -12,12 +12,11 @@ from phonebuddy.phoneworld.apps.contacts.app import (
     GIVEN,
     GROUPS,
     SURNAMES,
-    digits,
     format_phone,
     pinyin,
 )
 from phonebuddy.phoneworld.apps.phone.app import unknown_mobile
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, phone_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -261,10 +260,11 @@ class PhoneOf(TaskTemplate):
             zh=f"{params['name']}的手机号码是多少？", en=f"What is {params['name']}'s phone number?"
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return phone_number(params["phone"])
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        if answer and params["phone"] in digits(answer):
-            return []
-        return [f"answer {answer!r} does not give {params['phone']}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return format_phone(params["other_phone"])
@@ -298,12 +298,12 @@ class CompanyOf(TaskTemplate):
             en=f"Which company does {params['name']} work for?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        companies = [c["company"] for c in diff.before["apps"][CONTACTS]["contacts"]]
+        return Text([params["company"]], others=filter(None, companies), what="company")
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return (
-            []
-            if matches_text(answer, params["company"])
-            else [f"answer {answer!r} does not name {params['company']}"]
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_company"]
@@ -332,10 +332,12 @@ class CountGroup(TaskTemplate):
             en=f"How many contacts are in the group '{params['group']}'?",
         )
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         contacts = diff.before["apps"][CONTACTS]["contacts"]
-        count = sum(c["group"] == params["group"] for c in contacts)
-        return [] if matches_number(answer, count) else [f"answer {answer!r} is not {count}"]
+        return Number(sum(c["group"] == params["group"] for c in contacts), unit="位")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["count"] + 1)

@@ -11,7 +11,7 @@ from typing import Any
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, MESSAGES, digits
 from phonebuddy.phoneworld.apps.messages.app import CAINIAO, RAILWAY, TAOBAO, find_code
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import matches_text
+from phonebuddy.phoneworld.tasks.answers import Expectation, dashed_code, digit_code
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -116,10 +116,6 @@ def write_in_conversation(ui: OracleUI, text: str) -> Iterator[Action]:
 def message_texts(ui: OracleUI) -> list[str]:
     """The messages shown in the open thread, oldest first."""
     return [n.text for n in ui.device.ui_tree().walk() if ":id/msg_" in n.resource_id]
-
-
-def says_code(answer: str | None, code: str) -> bool:
-    return code in re.findall(r"\d{4,8}", answer or "")
 
 
 def _distinct_codes(rng: random.Random, k: int) -> list[str]:
@@ -270,12 +266,11 @@ class TaobaoCode(TaskTemplate):
             en="What is the latest verification code Taobao sent by SMS?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return digit_code(params["code"])
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return (
-            []
-            if says_code(answer, params["code"])
-            else [f"answer {answer!r} does not give the code {params['code']}"]
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["older"]
@@ -319,9 +314,11 @@ class PickupCode(TaskTemplate):
             "pickup code?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return dashed_code(params["code"])
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        code = params["code"]
-        return [] if matches_text(answer, code) else [f"answer {answer!r} is not {code}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_code"]

@@ -4,7 +4,6 @@ list, confirm a wallet payment) and verifier checks (a new message)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -91,13 +90,6 @@ def one_message(diff: StateDiff, chat_id: str) -> tuple[dict[str, Any] | None, l
 def same_text(said: str, expected: str) -> bool:
     """Messages and notes match when they differ only in surrounding blanks."""
     return said.strip() == expected.strip()
-
-
-def times_mentioned(answer: str | None) -> int:
-    """How many distinct clock times an answer names ("14:30", "下午3点"), so that an answer
-    listing every possible time is not taken for the right one."""
-    found = re.findall(r"(\d{1,2})\s*[:：点时]\s*(\d{0,2})", answer or "")
-    return len({(int(h), int(m or 0)) for h, m in found})
 
 
 # -- oracle steps ----------------------------------------------------------------------------

@@ -24,9 +24,8 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     open_profile,
     same_text,
     shown_name,
-    times_mentioned,
 )
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, matches_time
+from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, matches_number, wechat_id
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -148,10 +147,11 @@ class MeetingTime(MessengerTemplate):
             en=f"{params['name']} proposed a meeting on WeChat. At what time?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return ClockTime(params["hour"], params["minute"])
+
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        if matches_time(answer, params["hour"], params["minute"]) and times_mentioned(answer) == 1:
-            return []
-        return [f"answer {answer!r} is not {params['hour']:02d}:{params['minute']:02d}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return f"{(params['hour'] + 1) % 24:02d}:{params['minute']:02d}"
@@ -215,12 +215,11 @@ class WechatId(MessengerTemplate):
             zh=f"{params['name']}的微信号是什么？", en=f"What is {params['name']}'s WeChat ID?"
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return wechat_id(params["wxid"])
+
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return (
-            []
-            if matches_text(answer, params["wxid"])
-            else [f"answer {answer!r} does not contain {params['wxid']!r}"]
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["wxid"][:-1]

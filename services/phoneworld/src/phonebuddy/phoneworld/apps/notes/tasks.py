@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from phonebuddy.phoneworld.apps.notes.app import NOTES_ON_NEW_DEVICE, SEED_NOTES
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -142,9 +142,12 @@ class ReadNote(_WithNote):
         return Instruction(zh=f"备忘录“{params['title']}”里写了什么？",
                            en=f"What does the note '{params['title']}' say?")  # fmt: skip
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        bodies = [note["body"] for note in diff.before["apps"][NOTES]["notes"] if note["body"]]
+        return Text([params["body"]], others=bodies, what="note text")
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return [] if matches_text(answer, params["body"]) else [
-            f"answer {answer!r} does not contain {params['body']!r}"]  # fmt: skip
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["title"]
@@ -175,9 +178,11 @@ class CountNotes(TaskTemplate):
     def instruction(self, params: Params) -> Instruction:
         return Instruction(zh="备忘录里一共有几条备忘录？", en="How many notes are in Notes?")
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Number(params["count"], unit="条")
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        count = params["count"]
-        return [] if matches_number(answer, count) else [f"answer {answer!r} is not {count}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["count"] + 1)

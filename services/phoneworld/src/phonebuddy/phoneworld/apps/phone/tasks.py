@@ -14,6 +14,7 @@ from phonebuddy.phoneworld.apps.contacts.app import (
     day_start,
     digits,
     format_phone,
+    pinyin,
 )
 from phonebuddy.phoneworld.apps.contacts.tasks import check_new_contact
 from phonebuddy.phoneworld.apps.messages.tasks import (
@@ -24,7 +25,7 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
 )
 from phonebuddy.phoneworld.apps.phone.app import unknown_mobile
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -60,6 +61,14 @@ def add_call(
             "active": False,
         }
     )
+
+
+def spoken(name: str) -> tuple[str, ...]:
+    """How an answer may name a contact: '张伟', 'Zhang Wei', 'Wei Zhang'."""
+    spelled = pinyin(name).split()
+    if not all(part.isascii() for part in spelled):
+        return (name,)
+    return (name, " ".join(spelled), " ".join([*spelled[1:], spelled[0]]))
 
 
 def check_one_call(diff: StateDiff, number: str) -> list[str]:
@@ -226,12 +235,13 @@ class LastCaller(TaskTemplate):
     def instruction(self, params: Params) -> Instruction:
         return Instruction(zh="最近一次是谁给我打的电话？", en="Who called me most recently?")
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        names = [c["name"] for c in diff.before["apps"][CONTACTS]["contacts"]]
+        others = [form for name in names if name != params["caller"] for form in spoken(name)]
+        return Text(spoken(params["caller"]), others=others)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return (
-            []
-            if matches_text(answer, params["caller"])
-            else [f"answer {answer!r} does not name {params['caller']}"]
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["called"]
@@ -272,14 +282,17 @@ class MissedToday(TaskTemplate):
     def instruction(self, params: Params) -> Instruction:
         return Instruction(zh="我今天有几个未接来电？", en="How many missed calls did I get today?")
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         clock = diff.before["os"]["clock"]
         count = sum(
             1
             for call in diff.before["apps"][PHONE]["calls"]
             if call["kind"] == "missed" and call["time"] >= day_start(clock)
         )
-        return [] if matches_number(answer, count) else [f"answer {answer!r} is not {count}"]
+        return Number(count, unit="个")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["count"] + 1)

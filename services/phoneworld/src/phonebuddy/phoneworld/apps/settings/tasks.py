@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from phonebuddy.phoneworld.apps.settings.app import (
+    DEVICE_PROFILES,
     LANGUAGE_NAMES,
     LEVEL_STEP,
     NETWORKS,
@@ -16,7 +17,7 @@ from phonebuddy.phoneworld.apps.settings.app import (
     network_id,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
@@ -336,9 +337,11 @@ class AskBrightness(TaskTemplate):
     def instruction(self, params: Params) -> Instruction:
         return Instruction(zh="现在屏幕亮度是多少？", en="What is the screen brightness now?")
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Number(diff.value_before("os/settings/brightness"), unit="%")
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        value = diff.value_before("os/settings/brightness")
-        return [] if matches_number(answer, value) else [f"answer {answer!r} is not {value}%"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['brightness'] - LEVEL_STEP}%"
@@ -376,13 +379,14 @@ class AboutPhone(TaskTemplate):
         _, zh, en, _ = ABOUT_QUESTIONS[params["field"]]
         return Instruction(zh=zh, en=en)
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         value = diff.value_before(f"{ABOUT}/{params['field']}")
-        if isinstance(value, str):
-            ok = matches_text(answer, value)
-        else:
-            ok = matches_number(answer, value)
-        return [] if ok else [f"answer {answer!r} does not state {value!r}"]
+        if isinstance(value, str):  # the model number, the one text field asked about
+            return Text([value], others=[p[1] for p in DEVICE_PROFILES], what="model")
+        return Number(value, unit=" GB" if params["field"].endswith("_gb") else "")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return ABOUT_QUESTIONS[params["field"]][3]
@@ -418,9 +422,12 @@ class AskConnectedWifi(TaskTemplate):
         return Instruction(zh="手机现在连接的是哪个 WLAN？",
                            en="Which Wi-Fi network is the phone connected to?")  # fmt: skip
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         ssid = SSIDS[diff.value_before(f"{WIFI}/connected")]
-        return [] if matches_text(answer, ssid) else [f"answer {answer!r} is not {ssid!r}"]
+        return Text([ssid], others=[n[0] for n in NETWORKS], what="Wi-Fi network")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_ssid"]

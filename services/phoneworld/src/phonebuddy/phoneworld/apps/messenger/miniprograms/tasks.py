@@ -8,10 +8,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.messenger.miniprograms.bike import ride_fee
+from phonebuddy.phoneworld.apps.messenger.miniprograms.bike import SPOTS, ride_fee
 from phonebuddy.phoneworld.apps.messenger.miniprograms.coffee import OPTION_IDS, SIZES, SUGARS
 from phonebuddy.phoneworld.apps.messenger.miniprograms.coffee import unit_price as coffee_price
 from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import find
+from phonebuddy.phoneworld.apps.messenger.miniprograms.parcels import STATUSES
 from phonebuddy.phoneworld.apps.messenger.miniprograms.parking import parking_fee, show_plate
 from phonebuddy.phoneworld.apps.messenger.steps import (
     MESSENGER,
@@ -25,10 +26,16 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     open_private_chat,
     pass_first_use_prompts,
     shown_name,
-    times_mentioned,
 )
 from phonebuddy.phoneworld.apps.messenger.timeline import seeded_time
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, matches_time
+from phonebuddy.phoneworld.tasks.answers import (
+    ClockTimes,
+    Expectation,
+    Money,
+    Text,
+    clock,
+    dashed_code,
+)
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -162,9 +169,11 @@ class CoffeePrice(MessengerTemplate):
             f"{params['size']} {params['drink_name']}?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["price_cents"] / 100)
+
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        price = params["price_cents"] / 100
-        return [] if matches_number(answer, price) else [f"answer {answer!r} is not {price}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["price_cents"] + 300)
@@ -263,13 +272,14 @@ class ParkingFee(MessengerTemplate):
             "the 捷停车 mini-program in WeChat",
         )
 
-    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         # Entry times keep the fee away from an hour boundary, so the clock at the start and at
         # the end of the episode give the same fee; either is accepted.
         fees = {_parking_fee(params, doc["os"]["clock"]) for doc in (diff.before, diff.after)}
-        if any(matches_number(answer, fee / 100) for fee in fees):
-            return []
-        return [f"answer {answer!r} is not the fee {sorted(fees)}"]
+        return Money(*(fee / 100 for fee in fees))
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["rate_cents"] * 2 + 100)
@@ -389,15 +399,13 @@ class BikeLastRide(MessengerTemplate):
             zh="我上一次骑「青骑单车」骑到了哪里？", en="Where did my last 青骑单车 bike ride end?"
         )
 
-    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         if params["ask"] == "fee":
-            fee = params["fee_cents"] / 100
-            return [] if matches_number(answer, fee) else [f"answer {answer!r} is not {fee}"]
-        return (
-            []
-            if matches_text(answer, params["to"])
-            else [f"answer {answer!r} does not name {params['to']!r}"]
-        )
+            return Money(params["fee_cents"] / 100)
+        return Text([params["to"]], others=SPOTS, what="place")
+
+    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["fee_cents"] + 100) if params["ask"] == "fee" else "西湖"
@@ -574,13 +582,11 @@ class MovieShowtimes(MessengerTemplate):
             "all",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return ClockTimes(map(clock, params["times"]))
+
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        missing = [t for t in params["times"] if not matches_time(answer, *map(int, t.split(":")))]
-        if missing:
-            return [f"answer {answer!r} misses {missing}"]
-        if times_mentioned(answer) != len(params["times"]):
-            return [f"answer {answer!r} names other times than {params['times']}"]
-        return []
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "、".join(params["times"][:-1])
@@ -688,12 +694,11 @@ class ParcelStatus(MessengerTemplate):
             "裹裹快递 mini-program in WeChat",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Text([params["status"]], others=STATUSES, what="status")
+
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return (
-            []
-            if matches_text(answer, params["status"])
-            else [f"answer {answer!r} is not {params['status']!r}"]
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "运输中" if params["status"] != "运输中" else "已签收"
@@ -722,12 +727,11 @@ class ParcelPickupCode(MessengerTemplate):
             "is its pick-up code? Look it up in 裹裹快递 in WeChat",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return dashed_code(params["code"])
+
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return (
-            []
-            if matches_text(answer, params["code"])
-            else [f"answer {answer!r} is not {params['code']!r}"]
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["code"][:-1] + ("0" if params["code"][-1] != "0" else "1")
