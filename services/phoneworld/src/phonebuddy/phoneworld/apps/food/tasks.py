@@ -27,7 +27,7 @@ from phonebuddy.phoneworld.apps.food.content import (
     phone_number,
 )
 from phonebuddy.phoneworld.device import EPOCH_START
-from phonebuddy.phoneworld.tasks.answers import matches_number
+from phonebuddy.phoneworld.tasks.answers import Expectation, Money
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -421,12 +421,11 @@ class DeliveryFee(TaskTemplate):
             en=f"What is the delivery fee of '{params['restaurant']}' in Food?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["fee_cents"] / 100)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        fee = params["fee_cents"] / 100
-        problems = check_coupons(diff, [])
-        if not matches_number(answer, fee):
-            problems.append(f"answer {answer!r} is not {money(params['fee_cents'])}")
-        return problems
+        return check_coupons(diff, []) + self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return money(params["fee_cents"] + 100)

@@ -8,10 +8,13 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from phonebuddy.phoneworld.apps.gallery.app import (
+    CAMERA,
     FAVORITES,
     FAVORITES_NAME,
     GALLERY_PACKAGE,
     SEEDED_ALBUMS,
+    TRIPS,
+    WORK,
 )
 from phonebuddy.phoneworld.apps.mail.app import MAIL_PACKAGE
 from phonebuddy.phoneworld.apps.mail.tasks import MAILS as MAIL_LIST
@@ -22,7 +25,13 @@ from phonebuddy.phoneworld.apps.mail.tasks import (
     check_sent_mail,
     new_note,
 )
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, normalize
+from phonebuddy.phoneworld.tasks.answers import (
+    Expectation,
+    Number,
+    Text,
+    matches_text,
+    normalize,
+)
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -413,9 +422,11 @@ class CountAlbum(TaskTemplate):
             return sum(1 for r in live if r["favorite"])
         return sum(1 for r in live if r["album"] == album)
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Number(self.count_at_start(diff, params["album"]), unit="张")
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        count = self.count_at_start(diff, params["album"])
-        return [] if matches_number(answer, count) else [f"answer {answer!r} is not {count}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "100"
@@ -445,10 +456,14 @@ class AskPlace(TaskTemplate):
             en=f"Where was the photo '{params['caption']}' taken?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        shots = [*CAMERA, *WORK, *(shot for _, _, trip in TRIPS for shot in trip)]
+        others = [form for _, place in shots if place for form in (place, spot(place))]
+        place = params["place"]
+        return Text([place, spot(place)], others=others, what="place")
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        if matches_text(answer, params["place"], spot(params["place"])):
-            return []
-        return [f"answer {answer!r} does not name {params['place']}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "上海市·人民广场" if "人民广场" not in params["place"] else "杭州市·西湖"

@@ -17,10 +17,16 @@ from phonebuddy.phoneworld.apps.mail.app import (
 )
 from phonebuddy.phoneworld.apps.notes.app import SEED_NOTES
 from phonebuddy.phoneworld.tasks.answers import (
-    matches_number,
+    ClockTime,
+    Date,
+    Expectation,
+    Number,
+    Text,
+    Together,
     matches_text,
     matches_time,
     normalize,
+    train_number,
 )
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
@@ -461,10 +467,13 @@ class AskSender(TaskTemplate):
             en=f"Who sent me the mail about '{params['topic']}'?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        senders = [*(c[:2] for c in CONTACTS), *SERVICES.values()]
+        others = [form for sender in senders for form in sender]
+        return Text([params["sender"], params["sender_address"]], others=others, what="sender")
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        if matches_text(answer, params["sender"], params["sender_address"]):
-            return []
-        return [f"answer {answer!r} does not name {params['sender']}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return next(name for name, address in PEOPLE if address != params["sender_address"])
@@ -493,14 +502,12 @@ class AskMeetingTime(TaskTemplate):
             f"'{params['subject']}' start?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        f = params["facts"]
+        return Together(Date(f["month"], f["day"]), ClockTime(f["hour"], f["minute"]))
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        facts = params["facts"]
-        if says_date_time(answer, facts):
-            return []
-        return [
-            f"answer {answer!r} is not {facts['month']}月{facts['day']}日 "
-            f"{facts['hour']:02d}:{facts['minute']:02d}"
-        ]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         f = params["facts"]
@@ -535,14 +542,12 @@ class AskTrain(TaskTemplate):
             f"on {MONTHS_EN[f['month']]} {f['day']}, and when does it leave?",
         )
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         f = params["facts"]
-        problems = []
-        if not matches_text(answer, f["train"]):
-            problems.append(f"answer {answer!r} does not name train {f['train']}")
-        if not matches_time(answer, f["hour"], f["minute"]):
-            problems.append(f"answer {answer!r} does not say {f['hour']:02d}:{f['minute']:02d}")
-        return problems
+        return Together(train_number(f["train"]), ClockTime(f["hour"], f["minute"]))
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         f = params["facts"]
@@ -578,9 +583,11 @@ class CountUnread(TaskTemplate):
         inbox = [r["id"] for r in data["mails"] if r["folder"] == "inbox"]
         return sum(1 for mail_id in inbox if not data["read"].get(mail_id, True))
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Number(self.unread_at_start(diff), unit="封")
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        count = self.unread_at_start(diff)
-        return [] if matches_number(answer, count) else [f"answer {answer!r} is not {count}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "99"

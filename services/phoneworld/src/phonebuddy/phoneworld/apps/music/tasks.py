@@ -19,9 +19,9 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     shown_name,
 )
 from phonebuddy.phoneworld.apps.messenger.steps import content as messenger_content
-from phonebuddy.phoneworld.apps.music.app import MODE_LABELS, MODES, MUSIC
+from phonebuddy.phoneworld.apps.music.app import CATALOGUE, MODE_LABELS, MODES, MUSIC
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, matches_text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -355,9 +355,11 @@ class PlaylistCount(_WithTaskPlaylist):
             en=f"How many songs are in my playlist '{params['playlist_name']}'?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Number(len(params["songs"]), unit="首")
+
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        count = len(params["songs"])
-        return unless(matches_number(answer, count), f"answer {answer!r} is not {count}")
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(len(params["songs"]) + 1)
@@ -384,10 +386,12 @@ class WhoSings(MusicTemplate):
             en=f"Who sings the song '{params['title']}'?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        artists = [artist for artist, _ in CATALOGUE]
+        return Text([params["artist"]], others=artists, what="singer")
+
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return unless(
-            matches_text(answer, params["artist"]), f"answer {answer!r} is not {params['artist']!r}"
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["other_artist"])

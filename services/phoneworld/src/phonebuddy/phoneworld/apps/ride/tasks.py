@@ -9,7 +9,7 @@ from typing import Any
 
 from phonebuddy.phoneworld.apps.ride.app import RIDE_PACKAGE, SAVED, new_trip
 from phonebuddy.phoneworld.apps.ride.content import CAR_BY_NAME, distance_km, fare_cents
-from phonebuddy.phoneworld.tasks.answers import matches_number
+from phonebuddy.phoneworld.tasks.answers import Expectation, Money
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -284,9 +284,11 @@ class FareEstimate(TaskTemplate):
             f"where I am to {params['place']}?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["fare_cents"] / 100)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        fare = params["fare_cents"] / 100
-        return [] if matches_number(answer, fare) else [f"answer {answer!r} is not {fare}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan_short(params["fare_cents"] + 500)
@@ -334,9 +336,11 @@ class LastTripFare(TaskTemplate):
             en=f"How much did my ride to {params['place']} yesterday cost?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["fare_cents"] / 100)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        fare = params["fare_cents"] / 100
-        return [] if matches_number(answer, fare) else [f"answer {answer!r} is not {fare}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan_short(params["older_fare_cents"])

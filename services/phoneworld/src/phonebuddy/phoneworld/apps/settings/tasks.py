@@ -397,7 +397,8 @@ class AboutPhone(TaskTemplate):
         yield ui.tap("about")
         item = ABOUT_QUESTIONS[params["field"]][0]
         yield from ui.scroll_to(item)
-        yield Answer(text=ui.texts_in(item)[-1])
+        shown = ui.texts_in(item)[-1]  # storage reads '已用 87.0 GB / 共 256 GB': the used part
+        yield Answer(text=shown.partition(" / ")[0])
 
 
 class AskConnectedWifi(TaskTemplate):

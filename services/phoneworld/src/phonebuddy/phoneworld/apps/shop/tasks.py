@@ -15,7 +15,7 @@ from phonebuddy.phoneworld.apps.shop.content import (
     default_options,
     sku_price,
 )
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -583,9 +583,11 @@ class ProductPrice(TaskTemplate):
             en=f"In Shop, how much does '{params['name']}' cost with {_options_en(options)}?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["unit_cents"] / 100)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        price = params["unit_cents"] / 100
-        return [] if matches_number(answer, price) else [f"answer {answer!r} is not ¥{price:.2f}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["base_cents"])
@@ -618,16 +620,14 @@ class OrderStatus(TaskTemplate):
             en=f"What is the status of order {params['number']} in Shop?",
         )
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         expected = params["status"]
-        if not matches_text(answer, *STATUS_SYNONYMS[expected]):
-            return [f"answer {answer!r} does not say {ORDER_STATUS[expected]}"]
-        hedged = [
-            s
-            for s in STATUS_SYNONYMS
-            if s != expected and matches_text(answer, *STATUS_SYNONYMS[s])
-        ]
-        return [f"answer {answer!r} also names {hedged}"] if hedged else []
+        others = [f for s, forms in STATUS_SYNONYMS.items() if s != expected for f in forms]
+        forms = (ORDER_STATUS[expected], *STATUS_SYNONYMS[expected])
+        return Text(forms, others=others, what="order status")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "已完成" if params["status"] != "completed" else "待收货"

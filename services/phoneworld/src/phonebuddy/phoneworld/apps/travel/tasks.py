@@ -5,7 +5,6 @@ and questions about departure times, the earliest train with seats, and hotel pr
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +19,7 @@ from phonebuddy.phoneworld.apps.travel.app import (
     travel_date,
 )
 from phonebuddy.phoneworld.apps.travel.content import SEAT_BY_KEY, SEATS, route_key, seats_left
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_time
+from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Money, clock, train_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -34,7 +33,6 @@ NOTES = "com.pw.notes"
 ORDERS = f"apps/{TRAVEL_PACKAGE}/orders"
 PASSENGERS = f"apps/{TRAVEL_PACKAGE}/passengers"
 MAX_PRICE_CENTS = 60000  # stays below the smallest seeded wallet balance
-TRAIN_NUMBER = re.compile(r"[GDgd]\s*\d{1,4}")
 # Friends who are never among a device's saved passengers.
 NEW_NAMES = ("孙悦", "马超", "朱琳", "胡军", "郭静", "何洁")
 SEAT_EN = {"second": "second class", "first": "first class", "business": "business class"}
@@ -150,10 +148,6 @@ def check_new_passenger(diff: StateDiff, passenger: Params) -> list[str]:
         for key in ("name", "id_number", "phone", "kind")
         if added[0][key] != passenger[key]
     ]
-
-
-def train_numbers_in(answer: str | None) -> set[str]:
-    return {re.sub(r"\s", "", n).upper() for n in TRAIN_NUMBER.findall(answer or "")}
 
 
 # -- oracle helpers ----------------------------------------------------------------------------
@@ -532,10 +526,11 @@ class DepartureTime(TaskTemplate):
             f"{params['destination']} leave {params['station']}?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return ClockTime(*clock(params["depart"]))
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        hour, minute = map(int, params["depart"].split(":"))
-        ok = matches_time(answer, hour, minute)
-        return [] if ok else [f"answer {answer!r} is not {params['depart']}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_depart"]
@@ -574,10 +569,11 @@ class EarliestWithSeats(TaskTemplate):
             f"{en_day} that still has {SEAT_EN[seat.key]} tickets? Answer with the train number",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return train_number(params["train"])
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        said = train_numbers_in(answer)
-        ok = said == {params["train"]}
-        return [] if ok else [f"answer names {sorted(said)}, expected {params['train']}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_train"]
@@ -615,9 +611,11 @@ class HotelPrice(TaskTemplate):
             f"in {params['city']}?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["price_cents"] / 100)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        price = params["price_cents"] / 100
-        return [] if matches_number(answer, price) else [f"answer {answer!r} is not {price}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan_short(params["price_cents"] + 2000)

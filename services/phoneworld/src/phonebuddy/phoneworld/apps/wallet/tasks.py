@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Money, digit_code
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -150,9 +150,11 @@ class Balance(TaskTemplate):
     def instruction(self, params: Params) -> Instruction:
         return Instruction(zh="我的钱包余额还有多少？", en="How much money is left in my wallet?")
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["balance_cents"] / 100)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        balance = params["balance_cents"] / 100
-        return [] if matches_number(answer, balance) else [f"answer {answer!r} is not {balance}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["balance_cents"] + 10_000)
@@ -186,9 +188,11 @@ class SpentAtMerchant(TaskTemplate):
             "in total?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["total_cents"] / 100)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        total = params["total_cents"] / 100
-        return [] if matches_number(answer, total) else [f"answer {answer!r} is not {total:.2f}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["last_cents"])  # only the latest bill
@@ -222,9 +226,11 @@ class LastTransfer(TaskTemplate):
             en=f"How much did I send {params['name']} in my last wallet transfer to them?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["amount_cents"] / 100)
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        amount = params["amount_cents"] / 100
-        return [] if matches_number(answer, amount) else [f"answer {answer!r} is not {amount}"]
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["amount_cents"] + 1000)
@@ -266,12 +272,11 @@ class BankCardTail(TaskTemplate):
             "in my wallet?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return digit_code(params["last4"])
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return (
-            []
-            if matches_text(answer, params["last4"])
-            else [f"answer {answer!r} does not contain {params['last4']}"]
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["other_last4"])

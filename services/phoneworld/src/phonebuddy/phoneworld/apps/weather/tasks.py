@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +25,15 @@ from phonebuddy.phoneworld.apps.weather.app import (
     weather_text,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import matches_number, matches_text, matches_time
+from phonebuddy.phoneworld.tasks.answers import (
+    ClockTime,
+    Expectation,
+    Number,
+    YesNo,
+    clock,
+    matches_number,
+    matches_text,
+)
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -46,10 +53,6 @@ RAIN_PLANS = (("带伞出门", "08:00", "08:30"), ("在家看电影", "14:00", "
               ("室内攀岩", "15:00", "17:00"))  # fmt: skip
 DRY_PLANS = (("户外野餐", "10:00", "14:00"), ("骑行奥森", "09:00", "11:00"),
              ("爬香山", "08:00", "12:00"))  # fmt: skip
-_NEGATIVE_ZH = ("不", "没", "无")
-_NEGATIVE_EN = re.compile(r"\b(no|not|won't|wont|dry)\b")
-_AFFIRMATIVE = re.compile(r"会|雨|是|\b(yes|rain|rainy|raining)\b")
-_UNSURE = re.compile(r"不确定|不知道|不清楚|\b(unsure|not sure|don't know|unknown)\b")
 _WEEK_ROW = re.compile(r"^day_(\d)$")
 
 
@@ -89,18 +92,6 @@ def today_of(diff: StateDiff) -> dt.date:
 def next_weekday(today: dt.date, weekday: int) -> dt.date:
     """The day with that weekday within the seven days from today (today included)."""
     return today + dt.timedelta(days=(weekday - today.weekday()) % 7)
-
-
-def said_yes(answer: str | None) -> bool | None:
-    """Whether a yes/no answer says yes ('会下雨', 'yes') or no ('不会', 'no'); None if neither."""
-    if not answer:
-        return None
-    text = unicodedata.normalize("NFKC", answer).lower()
-    if _UNSURE.search(text):
-        return None
-    if any(word in text for word in _NEGATIVE_ZH) or _NEGATIVE_EN.search(text):
-        return False
-    return True if _AFFIRMATIVE.search(text) else None
 
 
 def ensure_saved(it: Interaction, city: Params) -> None:
@@ -305,10 +296,12 @@ class TomorrowHigh(WeatherTemplate):
             en=f"What is tomorrow's high in {params['name']} ({params['en']}), in °C?",
         )
 
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         tomorrow = today_of(diff) + dt.timedelta(days=1)
-        high = params["highs"][tomorrow.weekday()]
-        return unless(matches_number(answer, high), f"answer {answer!r} is not {high}°C")
+        return Number(params["highs"][tomorrow.weekday()], unit="°C")
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return f"{min(params['highs']) - 2}°C"  # colder than any day of the week
@@ -348,14 +341,11 @@ class RainOnWeekday(WeatherTemplate):
             "7 days)?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return YesNo(params["rain"])
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        said = said_yes(answer)
-        if said is None:
-            return [f"answer {answer!r} says neither yes nor no"]
-        expected = "yes" if params["rain"] else "no"
-        return unless(
-            said == params["rain"], f"answer {answer!r} is not {expected} ({params['weather']})"
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "不会下雨" if params["rain"] else "会下雨"
@@ -383,9 +373,11 @@ class AirQualityNow(WeatherTemplate):
             f"({params['en']}) right now?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Number(params["aqis"][today_of(diff).weekday()])
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        aqi = params["aqis"][today_of(diff).weekday()]
-        return unless(matches_number(answer, aqi), f"answer {answer!r} is not {aqi}")
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(max(params["aqis"]) + 12)  # worse than any day of the week
@@ -411,11 +403,11 @@ class Sunrise(WeatherTemplate):
             en=f"What time is sunrise in {params['name']} ({params['en']}) today?",
         )
 
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return ClockTime(*clock(params["sunrise"]))
+
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        hour, minute = (int(part) for part in params["sunrise"].split(":"))
-        return unless(
-            matches_time(answer, hour, minute), f"answer {answer!r} is not {params['sunrise']}"
-        )
+        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["sunset"])
