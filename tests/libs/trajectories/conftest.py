@@ -1,5 +1,5 @@
-"""A realistic stored run: PhoneWorld demonstrations (real JPEG screenshots, the verifiers'
-verdicts) grouped the way the broker groups them, some groups complete and one failed.
+"""A realistic stored run: scripted episodes (real JPEG screenshots, the verifiers' verdicts,
+see `scripted`) grouped the way the broker groups them, some groups complete and one failed.
 
 The run `demo` holds (group -> episodes):
 
@@ -20,22 +20,23 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from phonebuddy.phoneworld.demonstrations import Demonstration, record_demonstration
-from phonebuddy.phoneworld.world import World, default_world
 from phonebuddy.protocol import (
+    Answer,
     Click,
     Episode,
     Frame,
+    Instruction,
     LongPress,
+    Open,
     PolicyRef,
     Source,
     Step,
     Swipe,
     Terminate,
+    Type,
     Verdict,
 )
 from phonebuddy.storage import LocalStore
@@ -46,6 +47,8 @@ from phonebuddy.trajectories import (
     RunStatus,
     TrajectoryStore,
 )
+
+from .scripted import Demonstration, Task, scripted_episode
 
 RUN_ID = "demo"
 SCRIPT_ANSWER = '<script>alert("pwned")</script><b>bold?</b> & done'
@@ -85,27 +88,44 @@ class DemoRun:
         return [e for e in self.episodes.values() if e.group_id in complete]
 
 
-@pytest.fixture(scope="session")
-def world() -> World:
-    return default_world()
+NOTES = Task(
+    "notes.create", Instruction(en="Create a note titled rent", zh="新建一条标题为 rent 的笔记"),
+    apps=("com.pw.notes",),
+)  # fmt: skip
+WALLET = Task(
+    "wallet.balance", Instruction(en="What is my wallet balance?", zh="我的钱包余额是多少？"),
+    apps=("com.pw.wallet",),
+)  # fmt: skip
+CROSS = Task(
+    "gallery.share_to_notes",
+    Instruction(en="Share the newest photo to a new note", zh="把最新的照片分享到一条新笔记"),
+    apps=("com.pw.gallery", "com.pw.notes"), category="cross_app",
+)  # fmt: skip
+NOTES_ACTIONS = [
+    Open(text="Notes"), Click(coordinate=(900, 920)), Type(text="rent"),
+    Click(coordinate=(950, 60)), Terminate(status="success"),
+]  # fmt: skip
+CROSS_ACTIONS = [
+    Open(text="Gallery"), Click(coordinate=(180, 170)), Click(coordinate=(540, 940)),
+    Click(coordinate=(300, 620)), Click(coordinate=(950, 60)), Terminate(status="success"),
+]  # fmt: skip
 
 
 @pytest.fixture(scope="session")
-def demos(world: World) -> dict[str, Demonstration]:
-    """Recorded once per session (about half a second each)."""
-
-    def record(template_id: str, seed: int, **options: Any) -> Demonstration:
-        return record_demonstration(
-            world, template_id, seed, run_id=RUN_ID, episode_id="x", **options
-        )
-
+def demos() -> dict[str, Demonstration]:
+    options = {"run_id": RUN_ID, "episode_id": "x"}
     return {
-        "notes-ok": record("notes.create", 0),
-        "notes-miss": record("notes.create", 0, stop_after=3),
-        "marks": record("notes.create", 1, actions=MARK_ACTIONS),
-        "wallet-ok": record("wallet.balance", 0),
-        "cross-ok": record("gallery.share_to_notes", 0),
-    }
+        "notes-ok": scripted_episode(NOTES, 0, NOTES_ACTIONS, success=True, **options),
+        "notes-miss": scripted_episode(NOTES, 0, NOTES_ACTIONS[:3], success=False, **options),
+        "marks": scripted_episode(NOTES, 1, MARK_ACTIONS, success=False, **options),
+        "wallet-ok": scripted_episode(
+            WALLET, 0, [Open(text="Wallet"), Answer(text="¥1,024.50")], success=True, **options
+        ),
+        "cross-ok": scripted_episode(
+            CROSS, 0, CROSS_ACTIONS, success=True,
+            foreground=["com.pw.gallery"] * 3 + ["com.pw.notes"] * 3, **options,
+        ),
+    }  # fmt: skip
 
 
 def _with_invalid_step(episode: Episode) -> Episode:
