@@ -178,32 +178,27 @@ def main() -> None:
         world = create_world(WorldSettings(devices=args.devices, instance_id="bench"), nats)
         policy_settings = PolicySettings(backend="teacher", api_key=API_KEY)
         policy = create_policy(policy_settings, TeacherBackend(policy_settings, nats))
-        # By alias: BrokerSettings drops `default_store_url=` / `policy_api_key=` given by field
-        # name (validation aliases without populate_by_name, extra="ignore").
-        broker_settings = BrokerSettings(
-            instance_id="bench", workers=args.devices,
-            PHONEBUDDY_BROKER_DEFAULT_STORE_URL=store_url,
-            PHONEBUDDY_BROKER_POLICY_API_KEY=API_KEY,
-        )  # fmt: skip
-        key = broker_settings.policy_api_key
-        if key is None or key.get_secret_value() != API_KEY:
-            raise RuntimeError("the broker did not take the policy API key")
-        broker = create_broker(broker_settings, nats)
-        with (
-            serve_asgi_in_thread(world),
-            serve_asgi_in_thread(policy) as policy_url,
-            serve_asgi_in_thread(broker),
-        ):
-            warm_up = request_for(
-                "bench-warmup", policy_url, suite="smoke", seeds=range(1000, 1001),
-                group_size=2, concurrency=args.devices,
+        with serve_asgi_in_thread(world), serve_asgi_in_thread(policy) as policy_url:
+            # The teacher is the broker's `teacher` endpoint: it gets the key and the task ids.
+            broker_settings = BrokerSettings(
+                instance_id="bench", workers=args.devices, default_store_url=store_url,
+                teacher_url=f"{policy_url}/v1", policy_api_key=API_KEY,
             )  # fmt: skip
-            warm = summarize(*asyncio.run(rollout(nats, store_url, warm_up)))
-            measured = request_for(
-                "bench-run", policy_url, suite=args.suite, seeds=range(args.seeds),
-                group_size=args.group_size, concurrency=args.devices,
-            )  # fmt: skip
-            result = summarize(*asyncio.run(rollout(nats, store_url, measured)))
+            key = broker_settings.policy_api_key
+            if key is None or key.get_secret_value() != API_KEY:
+                raise RuntimeError("the broker did not take the policy API key")
+            broker = create_broker(broker_settings, nats)
+            with serve_asgi_in_thread(broker):
+                warm_up = request_for(
+                    "bench-warmup", policy_url, suite="smoke", seeds=range(1000, 1001),
+                    group_size=2, concurrency=args.devices,
+                )  # fmt: skip
+                warm = summarize(*asyncio.run(rollout(nats, store_url, warm_up)))
+                measured = request_for(
+                    "bench-run", policy_url, suite=args.suite, seeds=range(args.seeds),
+                    group_size=args.group_size, concurrency=args.devices,
+                )  # fmt: skip
+                result = summarize(*asyncio.run(rollout(nats, store_url, measured)))
     print(
         json.dumps(
             {

@@ -147,7 +147,8 @@ async def test_every_service_does_its_job_as_its_own_user(
             WORLD_TASKS,
         ):
             assert await broker.request(subject, Ping(n=1), Ping) == Ping(n=2), subject
-        # The teacher asks PhoneWorld's oracle; the client submits rollouts to the broker.
+        # The teacher asks PhoneWorld for a task and its oracle; the client submits rollouts.
+        assert await teacher.request(WORLD_TASKS, Ping(n=2), Ping) == Ping(n=3)
         assert await teacher.request(WORLD_ORACLE, Ping(n=2), Ping) == Ping(n=3)
         assert await client.request(ROLLOUT_SUBMIT, Ping(n=3), Ping) == Ping(n=4)
 

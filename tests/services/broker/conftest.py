@@ -14,13 +14,15 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI, Request
 
 from phonebuddy.broker.app import create_app as create_broker
 from phonebuddy.broker.settings import BrokerSettings
-from phonebuddy.bus import NatsSettings, connect
+from phonebuddy.bus import NatsSettings, RemoteError, connect
 from phonebuddy.device_gateway.app import create_app as create_gateway
 from phonebuddy.device_gateway.settings import GatewaySettings
 from phonebuddy.judge.app import create_app as create_judge
@@ -96,6 +98,7 @@ class Rig:
     judging: Judging
     env: dict[str, str]
     nats_server: NatsServer
+    local_root: Path  # the broker and the judge also keep runs in local stores under it
 
     def request(self, run_id: str, **overrides: Any) -> RolloutRequest:
         values: dict[str, Any] = {
@@ -113,13 +116,17 @@ class Rig:
             return await bus.request(ROLLOUT_SUBMIT, request, RolloutAccepted, timeout_s=60)
 
     @contextlib.asynccontextmanager
-    async def store(self) -> Any:
-        async with open_store(StoreSettings.from_variables(self.env)) as raw:
+    async def store(self, url: str | None = None) -> Any:
+        """The rig's store, or the one at `url`."""
+        overrides = {"url": url} if url else {}
+        async with open_store(StoreSettings.from_variables(self.env, **overrides)) as raw:
             yield TrajectoryStore(raw)
 
-    async def wait_done(self, run_id: str, timeout_s: float = 120) -> RunManifest:
+    async def wait_done(
+        self, run_id: str, timeout_s: float = 120, *, store_url: str | None = None
+    ) -> RunManifest:
         deadline = time.monotonic() + timeout_s
-        async with self.store() as store:
+        async with self.store(store_url) as store:
             while True:
                 with contextlib.suppress(Exception):
                     manifest = await store.read_manifest(run_id)
@@ -132,10 +139,18 @@ class Rig:
     def broker_settings(self, **overrides: Any) -> BrokerSettings:
         values: dict[str, Any] = {
             "default_store_url": self.store_url, "policy_api_key": API_KEY, "workers": 8,
+            "teacher_url": self.teacher_url, "policy_endpoints": endpoints(self.slow_policy_url),
+            "store_roots": (f"local:{self.local_root}",),
             "reconcile_interval_s": 0.5, "lease_wait_s": 30, "env_timeout_s": 10,
             "judge_timeout_s": 30, "policy_retries": 1, "port": 0, **overrides,
         }  # fmt: skip
         return BrokerSettings(**values)
+
+
+def endpoints(slow_policy_url: str) -> dict[str, Any]:
+    """The rig's named policy endpoints besides `teacher`: the slow scripted policy, which
+    wants the rig's API key."""
+    return {"slow": {"base_url": slow_policy_url, "api_key": API_KEY}}
 
 
 def gateway_apps() -> dict[str, str]:
@@ -152,8 +167,11 @@ def slow_home_policy(delay_s: float) -> Callable[[Any], ScriptedReply]:
 
 
 @pytest.fixture(scope="module")
-def rig(s3_server: S3Server, adb_server: AdbServer) -> Iterator[Rig]:
+def rig(
+    s3_server: S3Server, adb_server: AdbServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Rig]:
     judging = Judging()
+    local_root = tmp_path_factory.mktemp("runs")
     with contextlib.ExitStack() as stack:
         nats_server = stack.enter_context(NatsServer())
         nats = NatsSettings(
@@ -194,13 +212,21 @@ def rig(s3_server: S3Server, adb_server: AdbServer) -> Iterator[Rig]:
         judge = JudgeSettings(
             rubric_base_url=llm.base_url, rubric_model="rubric", grader_base_url=llm.base_url,
             grader_model="grader", max_retries=0, timeout_s=10, port=0,
+            store_roots=(f"local:{local_root}",),
         )  # fmt: skip
         stack.enter_context(serve_asgi_in_thread(create_judge(judge, nats)))
         slow = stack.enter_context(ScriptedLLM(slow_home_policy(0.25), api_key=API_KEY))
+        # What a `phonebuddy broker serve` process of the rig reads (as the local stack's do).
+        env |= {
+            "PHONEBUDDY_TEACHER_URL": f"{teacher_url}/v1",
+            "PHONEBUDDY_BROKER_POLICY_ENDPOINTS": json.dumps(endpoints(slow.base_url)),
+            "PHONEBUDDY_STORE_ROOTS": f"local:{local_root}",
+        }
         _wait_for_phones(nats, REAL_PHONES)
         yield Rig(
             nats=nats, s3=s3_server, store_url=f"s3://{BUCKET}", teacher_url=f"{teacher_url}/v1",
             slow_policy_url=slow.base_url, judging=judging, env=env, nats_server=nats_server,
+            local_root=local_root,
         )  # fmt: skip
 
 
@@ -249,6 +275,85 @@ def _wait_for_phones(nats: NatsSettings, count: int) -> None:
                 await asyncio.sleep(0.3)
 
     asyncio.run(probe())
+
+
+@dataclass(frozen=True)
+class Received:
+    """One request exactly as a policy endpoint received it."""
+
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class RecordingPolicy:
+    """A model endpoint on loopback (OpenAI chat completions) that keeps every request's raw
+    bytes and headers and always presses Home."""
+
+    received: list[Received] = field(default_factory=list)
+
+    def app(self) -> FastAPI:
+        app = FastAPI()
+
+        @app.post("/v1/chat/completions")
+        async def complete(request: Request) -> dict[str, Any]:
+            body = await request.body()
+            self.received.append(Received(dict(request.headers), body))
+            message = {"role": "assistant", "content": HOME_CALL}
+            return {
+                "id": "recorded", "object": "chat.completion", "created": 0, "model": "recorder",
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            }  # fmt: skip
+
+        return app
+
+    def everything(self) -> bytes:
+        """Every byte received: headers and bodies."""
+        return b"\n".join(
+            "\n".join(f"{k}: {v}" for k, v in r.headers.items()).encode() + b"\n" + r.body
+            for r in self.received
+        )
+
+
+@contextlib.contextmanager
+def recording_policy() -> Iterator[tuple[RecordingPolicy, str]]:
+    recorder = RecordingPolicy()
+    with serve_asgi_in_thread(recorder.app()) as url:
+        yield recorder, f"{url}/v1"
+
+
+async def sim_devices_free(nats: NatsSettings, count: int, *, within_s: float) -> bool:
+    """Whether `count` sim devices can all be leased (none held by a run) within `within_s`."""
+    from phonebuddy.protocol import ErrorCode, Source
+    from phonebuddy.protocol import env as m
+    from phonebuddy.protocol.subjects import EnvVerb, env_lease_subject, env_verb_subject
+
+    deadline = time.monotonic() + within_s
+    async with connect(nats) as bus:
+        while True:
+            leases: list[m.Lease] = []
+            try:
+                for _ in range(count):
+                    leases.append(
+                        await bus.request(
+                            env_lease_subject(Source.SIM), m.LeaseRequest(client_id="probe"),
+                            m.Lease, timeout_s=5,
+                        )
+                    )  # fmt: skip
+            except RemoteError as exc:
+                if exc.code != ErrorCode.NO_DEVICE_AVAILABLE:
+                    raise
+            finally:
+                for lease in leases:
+                    await bus.request(
+                        env_verb_subject(Source.SIM, lease.instance_id, EnvVerb.RELEASE),
+                        m.ReleaseRequest(lease_id=lease.lease_id), m.ReleaseReply,
+                    )  # fmt: skip
+            if len(leases) == count:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.05)
 
 
 def episode_keys(keys: list[str]) -> list[str]:

@@ -16,7 +16,8 @@ from phonebuddy.protocol import (
     SourceMix,
     TaskSelection,
 )
-from phonebuddy.protocol.subjects import rollout_events_subject
+from phonebuddy.protocol.judging import JudgeRequest
+from phonebuddy.protocol.subjects import JUDGE_SUBJECT, rollout_events_subject
 from phonebuddy.trajectories import GroupStatus, summarize
 
 from .conftest import Rig, running_broker
@@ -128,3 +129,44 @@ async def test_a_broker_run_exports_to_parquet_with_the_rollout_prompts(
                               config=PromptConfig(screenshots=2))  # fmt: skip
         assert row["prompt_text"] == prompt.render()
         assert len(row["images"]) == min(step.index + 1, 2)
+
+
+async def test_a_mixed_rollout_into_its_own_store_is_judged_from_and_beside_it(rig: Rig) -> None:
+    url = f"local:{rig.local_root / 'judged-here'}"
+    request = rig.request(
+        "judged-here", tasks=TaskSelection(template_ids=("settings.toggle", "notes.pin")),
+        mix=SourceMix(sim=0.5, real=0.5), group_size=1, store_url=url,
+    )  # fmt: skip
+    sent: list[JudgeRequest] = []
+    with running_broker(rig):
+        async with connect(rig.nats) as bus:
+
+            async def overhear(msg: Msg) -> None:  # a plain subscriber gets a copy of each
+                sent.append(JudgeRequest.model_validate_json(msg.data))
+
+            subscription = await bus.nc.subscribe(JUDGE_SUBJECT, cb=overhear)
+            await bus.nc.flush()
+            await bus.nc.flush()
+            await rig.submit(request)
+            manifest = await rig.wait_done("judged-here", store_url=url)
+            await subscription.unsubscribe()
+    assert [g.source.value for g in manifest.groups] == ["sim", "real"]
+    async with rig.store(url) as store:
+        episodes = {e.task.source.value: e async for e in store.episodes("judged-here")}
+        real = episodes["real"]
+        record = await store.get_judge_record("judged-here", real.episode_id)
+    assert real.verdict is not None
+    assert real.verdict.grader == "judge"
+    assert real.verdict.success, real.verdict.reason
+    assert not real.verdict.judge_error
+    assert record is not None
+    assert record["verdict"] == real.verdict.model_dump(mode="json")
+    async with rig.store() as own:  # nothing of the run in the stack's store
+        assert await own.store.list("runs/judged-here/") == []
+    (judged,) = sent
+    assert judged.store_url == url
+    assert judged.episode.episode_id == real.episode_id
+    assert [s.action for s in judged.episode.steps] == [s.action for s in real.steps]
+    assert real.steps[0].observation.ui_tree is not None  # stored whole, sent trimmed:
+    assert all(s.observation.ui_tree is None for s in judged.episode.steps)
+    assert all(s.raw_output == "" for s in judged.episode.steps)

@@ -1,15 +1,19 @@
 """The judge as a service: NATS request/reply against a real nats-server, records in a real
 local store, models behind a ScriptedLLM, health and metrics over HTTP."""
 
-import httpx
+from pathlib import Path
 
-from phonebuddy.bus import NatsSettings, connect
+import httpx
+import pytest
+
+from phonebuddy.bus import NatsSettings, RemoteError, connect
 from phonebuddy.judge.app import create_app
-from phonebuddy.protocol.judging import JudgeReply, JudgeRequest
+from phonebuddy.protocol import ErrorCode
+from phonebuddy.protocol.judging import JudgeReply, JudgeRequest, for_judging
 from phonebuddy.protocol.subjects import JUDGE_SUBJECT
 from phonebuddy.storage import LocalStore, S3Store
 from phonebuddy.testing import NatsServer, S3Server, ScriptedLLM, ScriptedReply, serve_asgi
-from phonebuddy.trajectories import TrajectoryStore
+from phonebuddy.trajectories import TrajectoryStore, rubric_key
 
 from .conftest import DemoFactory, all_pass, by_role, judge_settings, put_demo, rubric_reply
 
@@ -120,3 +124,37 @@ async def test_readyz_reports_a_store_or_bus_that_stops_answering(
     assert store_gone.json()["checks"]["store"] is not True
     assert both_gone.json()["checks"]["nats"] is False
     assert live.status_code == 200
+
+
+async def test_a_request_naming_its_runs_store_is_judged_from_it_and_recorded_there(
+    nats_server: NatsServer, demo: DemoFactory, store: LocalStore, tmp_path: Path
+) -> None:
+    """The judge's own store holds only its rubric cache; the run's screenshots and its record
+    live in the run's store, which the request names (under the judge's store roots)."""
+    run_store = TrajectoryStore(LocalStore(tmp_path / "roots" / "exp-1"))
+    episode = await put_demo(run_store, demo("notes.pin", episode_id="elsewhere"))
+    url = f"local:{tmp_path / 'roots' / 'exp-1'}"
+    outside = f"local:{tmp_path / 'not-a-root'}"
+    async with ScriptedLLM(by_role(rubric=rubric_reply(), grader=all_pass())) as llm:
+        settings = judge_settings(llm.base_url, store_roots=(f"local:{tmp_path / 'roots'}",))
+        app = create_app(settings, nats_settings(nats_server), store)
+        async with serve_asgi(app), connect(nats_settings(nats_server)) as bus:
+            trimmed = for_judging(episode)
+            reply = await bus.request(
+                JUDGE_SUBJECT, JudgeRequest(episode=trimmed, store_url=url), JudgeReply,
+                timeout_s=30,
+            )  # fmt: skip
+            with pytest.raises(RemoteError) as refused:
+                await bus.request(
+                    JUDGE_SUBJECT, JudgeRequest(episode=trimmed, store_url=outside), JudgeReply,
+                    timeout_s=30,
+                )  # fmt: skip
+    assert reply.verdict.success, reply.verdict.reason
+    record = await run_store.get_judge_record(episode.run_id, episode.episode_id)
+    assert record is not None
+    assert record["verdict"] == reply.verdict.model_dump(mode="json")
+    assert await TrajectoryStore(store).get_judge_record(episode.run_id, "elsewhere") is None
+    assert await store.exists(rubric_key(episode.task.instruction_text))  # the judge's cache
+    assert refused.value.code == ErrorCode.INVALID_REQUEST
+    assert "not allowed" in refused.value.message
+    assert not (tmp_path / "not-a-root").exists()

@@ -7,7 +7,7 @@ import pytest
 from openai import AsyncOpenAI
 
 from phonebuddy.agent import ParsedAction, message_text, mobile_use_tool, parse_output
-from phonebuddy.agent.client import STEP_KEY, TASK_KEY
+from phonebuddy.agent.client import TEMPLATE_KEY, teacher_metadata
 from phonebuddy.bus import NatsSettings, connect
 from phonebuddy.phoneworld.service.app import create_app as create_world
 from phonebuddy.phoneworld.service.settings import WorldSettings
@@ -38,7 +38,7 @@ async def test_teacher_answers_each_step_with_the_oracle_action(nats_server_fn: 
                 model="phonebuddy-policy",
                 messages=[{"role": "user", "content": "go"}],
                 tools=[mobile_use_tool()],  # type: ignore[list-item]
-                metadata={TASK_KEY: task.model_dump_json(), STEP_KEY: str(step)},
+                metadata=teacher_metadata(task, step),
             )
             assert (completion.model_extra or {})["model_version"] == "phoneworld-oracle"
             choice = completion.choices[0]
@@ -46,9 +46,16 @@ async def test_teacher_answers_each_step_with_the_oracle_action(nats_server_fn: 
             parsed = parse_output(message_text(choice.message.model_dump()))
             assert isinstance(parsed, ParsedAction)
             answers.append(parsed.action)
-        with pytest.raises(openai.BadRequestError, match="phonebuddy_task"):
+        with pytest.raises(openai.BadRequestError, match=TEMPLATE_KEY):
             await client.chat.completions.create(
                 model="phonebuddy-policy", messages=[{"role": "user", "content": "go"}]
+            )
+        unknown = {**teacher_metadata(task, 0), TEMPLATE_KEY: "no.such.task"}
+        with pytest.raises(openai.BadRequestError, match=r"no\.such\.task"):
+            await client.chat.completions.create(
+                model="phonebuddy-policy",
+                messages=[{"role": "user", "content": "go"}],
+                metadata=unknown,
             )
         await client.close()
     assert tuple(answers[:-1]) == oracle.actions

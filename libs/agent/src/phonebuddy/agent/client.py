@@ -25,9 +25,12 @@ from phonebuddy.agent.prompt import Prompt
 from phonebuddy.protocol import FrameRef, TaskSpec
 
 VERSION_HEADER = "x-phonebuddy-model-version"
-# Request metadata naming the task and step (the teacher policy plays the task's oracle from
-# them; model servers ignore them).
-TASK_KEY = "phonebuddy_task"
+# Request metadata that identifies the task and the step, sent only to a scripted teacher (it
+# plays the task's oracle, which PhoneWorld derives from the template, seed and language). A
+# model endpoint gets nothing about the task beyond the prompt: no parameters, no answers.
+TEMPLATE_KEY = "phonebuddy_template_id"
+SEED_KEY = "phonebuddy_seed"
+LANGUAGE_KEY = "phonebuddy_language"
 STEP_KEY = "phonebuddy_step"
 
 
@@ -40,6 +43,21 @@ class PolicyEndpoint(BaseModel):
     model: str = "phonebuddy-policy"
     api_key: SecretStr | None = None
     timeout_s: float = Field(default=120.0, gt=0)
+    teacher: bool = Field(
+        default=False,
+        description="a scripted teacher: requests name the task (template, seed, language) and "
+        "the step in their metadata; never set for a model",
+    )
+
+
+def teacher_metadata(task: TaskSpec, step: int) -> dict[str, str]:
+    """What identifies a task and step to the teacher: nothing of its parameters or answers."""
+    return {
+        TEMPLATE_KEY: task.template_id,
+        SEED_KEY: str(task.seed),
+        LANGUAGE_KEY: task.language,
+        STEP_KEY: str(step),
+    }
 
 
 class Sampling(BaseModel):
@@ -151,8 +169,8 @@ class PolicyClient:
             body["logprobs"] = True
         if sampling.enable_thinking is not None:
             body["chat_template_kwargs"] = {"enable_thinking": sampling.enable_thinking}
-        if task is not None:
-            body["metadata"] = {TASK_KEY: task.model_dump_json(), STEP_KEY: str(step or 0)}
+        if task is not None and self.endpoint.teacher:
+            body["metadata"] = teacher_metadata(task, step or 0)
         return body
 
     async def act(
@@ -164,8 +182,9 @@ class PolicyClient:
         task: TaskSpec | None = None,
         step: int | None = None,
     ) -> PolicyReply:
-        """One policy call. With `task` and `step` the request also names them in its
-        metadata (for the PhoneWorld teacher)."""
+        """One policy call. For a teacher endpoint, `task` and `step` are named in the
+        request's metadata (template id, seed, language and step only); any other endpoint
+        gets nothing about the task beyond the prompt."""
         sampling = sampling or Sampling()
         body = self.request_body(prompt, frames, sampling, task=task, step=step)
         headers = {}

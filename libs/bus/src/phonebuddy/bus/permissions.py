@@ -124,8 +124,9 @@ training jobs (submit rollouts, follow their events)."""
 _SERVICES: dict[str, Permissions] = {
     "phoneworld": env_endpoint(Source.SIM) | responder(WORLD_TASKS, WORLD_ORACLE),
     "device-gateway": env_endpoint(Source.REAL),
-    # The policy server itself needs no NATS; its teacher backend asks PhoneWorld's oracle.
-    "policy": Permissions(publish=(WORLD_ORACLE,)),
+    # The policy server itself needs no NATS; its teacher backend asks PhoneWorld for the task
+    # (template, seed, language: all a request tells it) and then the task's oracle.
+    "policy": Permissions(publish=(WORLD_TASKS, WORLD_ORACLE)),
     "judge": responder(JUDGE_SUBJECT),
     "broker": (
         responder(ROLLOUT_SUBMIT)

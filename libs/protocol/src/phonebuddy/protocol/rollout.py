@@ -19,6 +19,12 @@ class _Message(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def check_seeds(seeds: tuple[int, ...]) -> tuple[int, ...]:
+    if not seeds or any(seed < 0 for seed in seeds):
+        raise ValueError("seeds must be one or more non-negative integers")
+    return seeds
+
+
 class SourceMix(_Message):
     """Share of groups per source, e.g. sim=0.5, real=0.5 (normalized; each group is one task
     on one source)."""
@@ -49,11 +55,25 @@ class SourceMix(_Message):
 
 
 class PolicyTarget(_Message):
-    """Which policy plays. The API key is not sent: the broker has its own
-    (PHONEBUDDY_POLICY_API_KEY)."""
+    """Which policy plays: an endpoint the broker is configured with, by name, or any
+    OpenAI-compatible API root. No credentials travel in a request: the broker sends an API key
+    only to the endpoint it is configured for (a `base_url` equal to a configured endpoint's is
+    that endpoint), and nothing task-specific to any endpoint but a scripted teacher."""
 
-    base_url: str = Field(min_length=1, description="OpenAI-compatible API root, .../v1")
+    endpoint: str | None = Field(
+        default=None, pattern=r"^[A-Za-z0-9_.\-]{1,64}$",
+        description="a policy endpoint configured in the broker (PHONEBUDDY_BROKER_POLICY_*)",
+    )  # fmt: skip
+    base_url: str | None = Field(
+        default=None, min_length=1, max_length=2048, description="API root, .../v1"
+    )
     model: str = "phonebuddy-policy"
+
+    @model_validator(mode="after")
+    def _named(self) -> Self:
+        if self.endpoint is None and self.base_url is None:
+            raise ValueError("name the policy: give an endpoint name or a base_url")
+        return self
 
 
 class SamplingSpec(_Message):
@@ -79,6 +99,11 @@ class TaskSelection(_Message):
         if ways != 1:
             raise ValueError("give exactly one of suite, template_ids or tasks")
         return self
+
+    @field_validator("seeds")
+    @classmethod
+    def _seeds(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        return check_seeds(value)
 
 
 class RolloutRequest(_Message):
@@ -110,9 +135,12 @@ class RolloutAccepted(_Message):
 
 
 class EpisodeWork(_Message):
-    """One episode to run: a JetStream work item (message id = episode id)."""
+    """One episode to run: a JetStream work item (message id = run/episode id). `index` is its
+    place in the run's plan: the broker keeps at most `concurrency` items of a run queued, and
+    the item at `index` queues the one at `index + concurrency` when it is done."""
 
     run_id: str = Field(pattern=_ID)
+    index: int = Field(ge=0, description="place in the run's plan")
     group_id: str = Field(pattern=_ID)
     episode_id: str = Field(pattern=_ID)
     sample_index: int = Field(ge=0)
@@ -150,9 +178,7 @@ class TaskQuery(_Message):
     @field_validator("seeds")
     @classmethod
     def _seeds(cls, value: tuple[int, ...]) -> tuple[int, ...]:
-        if not value or any(seed < 0 for seed in value):
-            raise ValueError("seeds must be one or more non-negative integers")
-        return value
+        return check_seeds(value)
 
 
 class TaskList(_Message):

@@ -10,6 +10,7 @@ from phonebuddy.trajectories.manifest import (
     RunStatus,
 )
 from phonebuddy.trajectories.store import TrajectoryError, TrajectoryStore
+from phonebuddy.trajectories.stores import RunStores, StoreNotAllowedError
 from phonebuddy.trajectories.summary import Rate, RunSummary, summarize, wilson
 
 __all__ = [
@@ -18,7 +19,9 @@ __all__ = [
     "Rate",
     "RunManifest",
     "RunStatus",
+    "RunStores",
     "RunSummary",
+    "StoreNotAllowedError",
     "TrajectoryError",
     "TrajectoryStore",
     "instruction_hash",

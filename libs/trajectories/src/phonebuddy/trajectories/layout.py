@@ -2,6 +2,7 @@
 
 runs/<run_id>/request.json               the rollout request as submitted
 runs/<run_id>/manifest.json              RunManifest: groups, their episodes and status
+runs/<run_id>/tasks.json                 the TaskSpec of every group, in group order
 runs/<run_id>/episodes/<episode_id>.json one Episode (frames by reference)
 runs/<run_id>/judge/<episode_id>.json    the judge's record (rubric, per-item results, raw)
 blobs/sha256/<2>/<sha256>                screenshots, once per content, shared by all runs
@@ -34,6 +35,10 @@ def request_key(run_id: str) -> str:
 
 def manifest_key(run_id: str) -> str:
     return run_prefix(run_id) + "manifest.json"
+
+
+def tasks_key(run_id: str) -> str:
+    return run_prefix(run_id) + "tasks.json"
 
 
 def episodes_prefix(run_id: str) -> str:

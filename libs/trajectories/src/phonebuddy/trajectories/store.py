@@ -9,12 +9,12 @@ once by content hash, checked on read.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
-from phonebuddy.protocol import Episode, Frame, FrameRef
+from phonebuddy.protocol import Episode, Frame, FrameRef, TaskSpec
 from phonebuddy.storage import ObjectNotFoundError, ObjectStore
 from phonebuddy.trajectories import layout
 from phonebuddy.trajectories.manifest import RunManifest, utcnow
@@ -118,6 +118,22 @@ class TrajectoryStore:
         except ObjectNotFoundError as exc:
             raise TrajectoryError(f"run {run_id} has no request") from exc
         return request
+
+    async def put_tasks(self, run_id: str, tasks: Sequence[TaskSpec]) -> None:
+        """The run's tasks, one per group in group order, as the broker planned them."""
+        value = [task.model_dump(mode="json") for task in tasks]
+        await self.store.put_json(layout.tasks_key(run_id), value)
+
+    async def get_tasks(self, run_id: str) -> tuple[TaskSpec, ...]:
+        key = layout.tasks_key(run_id)
+        try:
+            value = await self.store.get_json(key)
+        except ObjectNotFoundError as exc:
+            raise TrajectoryError(f"run {run_id} has no task list") from exc
+        try:
+            return tuple(TaskSpec.model_validate(task) for task in value)
+        except (ValidationError, TypeError) as exc:
+            raise TrajectoryError(f"{key} is not a list of tasks: {exc}") from exc
 
     async def write_manifest(self, manifest: RunManifest) -> None:
         manifest.updated_at = utcnow()

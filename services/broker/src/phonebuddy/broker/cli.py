@@ -18,6 +18,13 @@ def serve(
     host: Annotated[str | None, typer.Option(help="HTTP bind address [127.0.0.1]")] = None,
     port: Annotated[int | None, typer.Option(help="HTTP port [8096]")] = None,
     workers: Annotated[int | None, typer.Option(help="episodes run at once [32]")] = None,
+    store_root: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="another store (or folder of stores: local:DIR, s3://bucket/prefix; ~ is your "
+            "home) that requests may name, besides PHONEBUDDY_STORE_ROOTS; repeatable"
+        ),
+    ] = None,
 ) -> None:
     """Take rollout requests over NATS and run their episodes; /livez /readyz /metrics over HTTP.
     Options left out come from PHONEBUDDY_BROKER_* (and PHONEBUDDY_STORE_*, PHONEBUDDY_NATS_*)."""
@@ -33,6 +40,9 @@ def serve(
     given = {"host": host, "port": port, "workers": workers}
     try:
         settings = BrokerSettings(**{k: v for k, v in given.items() if v is not None})
+        if store_root:
+            roots = (*settings.store_roots, *store_root)
+            settings = BrokerSettings(**{**settings.model_dump(), "store_roots": roots})
         url = nats_url or os.environ.get("PHONEBUDDY_NATS_URL")
         nats = NatsSettings(url=url) if url else NatsSettings()
     except ValidationError as exc:
@@ -41,6 +51,15 @@ def serve(
     typer.echo(f"rollout broker {settings.instance_id}: nats {nats.url}")
     typer.echo(f"  http   http://{settings.host}:{settings.port}  (/livez /readyz /metrics)")
     typer.echo(f"  store  {settings.default_store_url or '(each request names one)'}")
+    if settings.store_roots:
+        typer.echo(f"  stores also under {', '.join(settings.store_roots)}")
+    endpoints = settings.endpoints()
+    for name, endpoint in sorted(endpoints.configured.items()):
+        key = "with its API key" if endpoint.api_key is not None else "no API key"
+        kind = ", teacher" if endpoint.teacher else ""
+        typer.echo(f"  policy {name}: {endpoint.base_url} ({key}{kind})")
+    if endpoints.open_urls:
+        typer.echo("  policy any other URL a request names: called without credentials")
     uvicorn.run(
         create_app(settings, nats), host=settings.host, port=settings.port, log_level="warning"
     )

@@ -34,10 +34,9 @@ from phonebuddy.protocol import (
     EpisodeStatus,
     EpisodeWork,
     Frame,
-    JudgeReply,
-    JudgeRequest,
     Observation,
     PolicyRef,
+    PolicyTarget,
     Source,
     Step,
     StepTimings,
@@ -45,6 +44,7 @@ from phonebuddy.protocol import (
     Verdict,
 )
 from phonebuddy.protocol.env import ImageFormat
+from phonebuddy.protocol.judging import JudgeReply, JudgeRequest, for_judging
 from phonebuddy.protocol.subjects import JUDGE_SUBJECT
 from phonebuddy.trajectories import TrajectoryStore
 
@@ -110,7 +110,10 @@ class EpisodeRunner:
             raise EnvFailureError(f"the device sent no screenshot for {observation.frame.sha256}")
         await self.store.put_frame(frame)
 
-    async def run(self, work: EpisodeWork, env: EnvSession, attempt: int) -> Episode:
+    async def run(
+        self, work: EpisodeWork, env: EnvSession, attempt: int, policy: PolicyTarget
+    ) -> Episode:
+        """One attempt on a leased device; `policy` is the endpoint as the broker called it."""
         task = work.task
         source = task.source
         started_at = datetime.now(UTC)
@@ -190,9 +193,9 @@ class EpisodeRunner:
             sample_index=work.sample_index,
             task=task,
             policy=PolicyRef(
-                model=work.policy.model,
+                model=policy.model,
                 version=",".join(sorted(versions)) or "unknown",
-                endpoint=work.policy.base_url,
+                endpoint=policy.base_url,
             ),
             device_id=env.device_id,
             steps=tuple(history),
@@ -215,14 +218,16 @@ class EpisodeRunner:
                 f"{work.min_policy_step}"
             )
 
-    async def judge(self, episode: Episode) -> Episode:
-        """A real episode's verdict from the rubric judge; any failure is a `judge_error`."""
+    async def judge(self, episode: Episode, store_url: str) -> Episode:
+        """A real episode's verdict from the rubric judge, which reads its screenshots from
+        the run's store (`store_url`) and stores its record there; any failure is a
+        `judge_error`."""
         began = time.perf_counter()
+        request = JudgeRequest(episode=for_judging(episode), store_url=store_url)
         try:
             reply = await self.bus.request(
-                JUDGE_SUBJECT, JudgeRequest(episode=episode), JudgeReply,
-                timeout_s=self.judge_timeout_s,
-            )  # fmt: skip
+                JUDGE_SUBJECT, request, JudgeReply, timeout_s=self.judge_timeout_s
+            )
             verdict = reply.verdict
         except (BusError, RemoteError) as exc:
             verdict = Verdict(

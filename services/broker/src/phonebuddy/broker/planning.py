@@ -3,11 +3,17 @@
 Each group is one task on one source with G episodes (G + redundancy for real phones, of which
 the first G to finish count). Sources are given to groups in the ratio of the mix, spread evenly
 over the task list (largest remainder), so a 50/50 mix of 8 tasks gives 4 sim and 4 real groups.
+
+The plan is a pure function of the request, its tasks and its store, so every broker process
+rebuilds the same items from the stored request and task list. A run has at most `concurrency`
+items queued or running at once: the first `concurrency` are queued on submission, and each
+item, once done, queues the item `concurrency` places after it (`successor`). Runs therefore
+share the work queue and the brokers' workers instead of waiting behind each other's backlogs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from phonebuddy.protocol import EpisodeWork, RolloutRequest, Source, TaskSpec
 from phonebuddy.trajectories import GroupRecord, RunManifest
@@ -56,7 +62,8 @@ def plan(
         for sample in range(request.group_size + extra):
             work.append(
                 EpisodeWork(
-                    run_id=request.run_id, group_id=gid, episode_id=episode_id(gid, sample),
+                    run_id=request.run_id, index=len(work), group_id=gid,
+                    episode_id=episode_id(gid, sample),
                     sample_index=sample, group_size=request.group_size, task=spec,
                     policy=request.policy, sampling=request.sampling,
                     step_budget=request.step_budget, screenshots=request.screenshots,
@@ -77,7 +84,27 @@ def plan(
             "prompt_config": {"screenshots": request.screenshots},
             "min_policy_step": request.min_policy_step,
             "store_url": store_url,
+            "concurrency": request.concurrency,
+            "episodes": len(work),
         },
         groups=groups,
     )
     return manifest, work
+
+
+def window(request: RolloutRequest, work: Sequence[EpisodeWork]) -> Sequence[EpisodeWork]:
+    """The items queued when the run is submitted."""
+    return work[: request.concurrency]
+
+
+def successor(
+    item: EpisodeWork, work: Sequence[EpisodeWork], concurrency: int, pending: Callable[[str], bool]
+) -> EpisodeWork | None:
+    """The item that `item` queues when it is done: the next one of its chain (every
+    `concurrency`-th item) whose group is still `pending`, if any."""
+    index = item.index + concurrency
+    while index < len(work):
+        if pending(work[index].group_id):
+            return work[index]
+        index += concurrency
+    return None

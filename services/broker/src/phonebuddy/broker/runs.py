@@ -1,4 +1,4 @@
-"""The broker's view of runs: their stores, manifests and group status.
+"""The broker's view of runs: their stores, manifests, plans and group status.
 
 Per run the broker keeps, in memory, which episodes of each group are stored, being stored, or
 given up; it is loaded from the store the first time a run is touched (so it survives restarts)
@@ -6,6 +6,10 @@ and rebuilt from the store periodically (so several broker processes converge). 
 complete when G of its episodes are stored, failed when more of its episodes were given up than
 it has spares; the manifest is written when a group settles (and by the periodic refresh), and
 the run is done when no group is pending. Progress events go out on core NATS.
+
+The moment a group settles, the attempts of its other episodes running in this process (spares,
+retries of a group that already failed) are cancelled, which releases their devices: nothing of
+a finished run keeps a phone.
 """
 
 from __future__ import annotations
@@ -16,17 +20,18 @@ import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from phonebuddy.broker.metrics import BrokerMetrics
-from phonebuddy.broker.planning import group_of
+from phonebuddy.broker.planning import group_of, plan, successor
 from phonebuddy.bus import Bus
-from phonebuddy.protocol import RunEvent, Source
+from phonebuddy.protocol import EpisodeWork, RolloutRequest, RunEvent, Source
 from phonebuddy.protocol.subjects import rollout_events_subject
-from phonebuddy.storage import ObjectStore, StoreSettings, open_store
 from phonebuddy.trajectories import (
     GroupStatus,
     RunManifest,
     RunStatus,
+    RunStores,
     TrajectoryError,
     TrajectoryStore,
 )
@@ -38,44 +43,39 @@ log = logging.getLogger(__name__)
 @dataclass
 class RunState:
     manifest: RunManifest
-    limit: asyncio.Semaphore  # the run's concurrency, per broker process
     stored: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     pending: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     failed: dict[str, dict[str, str]] = field(default_factory=lambda: defaultdict(dict))
+    # Attempts running in this process, per group: cancelled when their group settles.
+    attempts: dict[str, set[asyncio.Task[Any]]] = field(default_factory=lambda: defaultdict(set))
+    work: tuple[EpisodeWork, ...] | None = None  # the plan, loaded when first needed
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def pending_group(self, group_id: str) -> bool:
+        return self.manifest.group(group_id).status == GroupStatus.PENDING
 
 
 class RunBook:
-    def __init__(self, bus: Bus, metrics: BrokerMetrics) -> None:
+    def __init__(self, bus: Bus, metrics: BrokerMetrics, stores: RunStores) -> None:
         self.bus = bus
         self.metrics = metrics
-        self._stores: dict[str, TrajectoryStore] = {}
-        self._opened: list[ObjectStore] = []
-        self._store_lock = asyncio.Lock()
+        self.stores = stores
         self._load_locks: dict[tuple[str, str], asyncio.Lock] = defaultdict(asyncio.Lock)
         self.active: dict[tuple[str, str], RunState] = {}
 
     async def store(self, url: str) -> TrajectoryStore:
-        async with self._store_lock:
-            if url not in self._stores:
-                raw = open_store(StoreSettings(url=url))
-                await raw.open()
-                self._opened.append(raw)
-                self._stores[url] = TrajectoryStore(raw)
-            return self._stores[url]
+        """The store at `url`, if the broker may write there (`StoreNotAllowedError`)."""
+        return await self.stores.get(url)
 
     async def close(self) -> None:
-        for raw in self._opened:
-            with contextlib.suppress(Exception):
-                await raw.close()
+        await self.stores.close()
 
     # ---- state ----
 
     async def _load(self, url: str, run_id: str) -> RunState:
         store = await self.store(url)
         manifest = await store.read_manifest(run_id)
-        limit = asyncio.Semaphore(int(manifest.settings.get("concurrency", 8)))
-        state = RunState(manifest=manifest, limit=limit)
+        state = RunState(manifest=manifest)
         for episode in await store.episode_ids(run_id):
             state.stored[group_of(episode)].add(episode)
         for episode, record in (await store.failures(run_id)).items():
@@ -90,13 +90,37 @@ class RunBook:
                     self.active[key] = await self._load(url, run_id)
         return self.active[key]
 
-    @contextlib.asynccontextmanager
-    async def limit(self, url: str, run_id: str) -> AsyncIterator[None]:
-        async with (await self.state(url, run_id)).limit:
-            yield
+    async def needs_run(self, url: str, run_id: str, group_id: str, episode_id: str) -> bool:
+        """False when the episode's group is settled (a spare after G finished, a failed
+        group) or the episode was already given up."""
+        state = await self.state(url, run_id)
+        return state.pending_group(group_id) and episode_id not in state.failed[group_id]
 
-    async def group_status(self, url: str, run_id: str, group_id: str) -> GroupStatus:
-        return (await self.state(url, run_id)).manifest.group(group_id).status
+    @contextlib.asynccontextmanager
+    async def attempt(self, work: EpisodeWork, task: asyncio.Task[Any]) -> AsyncIterator[None]:
+        """Track `task`, the attempts at `work`'s episode, while the block runs: the task is
+        cancelled as soon as the episode's group settles (at once if it already has)."""
+        state = await self.state(work.store_url, work.run_id)
+        state.attempts[work.group_id].add(task)
+        if not state.pending_group(work.group_id):
+            task.cancel()
+        try:
+            yield
+        finally:
+            state.attempts[work.group_id].discard(task)
+
+    async def successor(self, work: EpisodeWork) -> EpisodeWork | None:
+        """The item `work` queues when it is done (none once the run is done)."""
+        state = await self.state(work.store_url, work.run_id)
+        if state.manifest.status == RunStatus.DONE:
+            return None
+        if state.work is None:
+            store = await self.store(work.store_url)
+            request = RolloutRequest.model_validate(await store.get_request(work.run_id))
+            tasks = await store.get_tasks(work.run_id)
+            state.work = tuple(plan(request, tasks, work.store_url)[1])
+        concurrency = int(state.manifest.settings["concurrency"])
+        return successor(work, state.work, concurrency, state.pending_group)
 
     # ---- episodes ----
 
@@ -171,6 +195,12 @@ class RunBook:
                 changed = True
             elif stored != group.episodes:
                 group.episodes = stored  # progress, written with the next settled group
+        for group_id, tasks in state.attempts.items():
+            if tasks and not state.pending_group(group_id):
+                log.info("run %s: group %s settled; stopping %d attempts", run_id, group_id,
+                         len(tasks))  # fmt: skip
+                for task in tasks:
+                    task.cancel()
         if manifest.done and manifest.status == RunStatus.RUNNING:
             manifest.status = RunStatus.DONE
             manifest.finished_at = utcnow()

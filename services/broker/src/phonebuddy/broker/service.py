@@ -2,9 +2,18 @@
 JetStream, and runs them.
 
 Durability: a work item is acknowledged only after its episode is in the store (or was given up
-and recorded), so a broker killed mid-run leaves its unfinished items to be redelivered, to
-itself after a restart or to another broker. Episode ids make every write idempotent: an item
-whose episode is already stored is acknowledged without running it again.
+and recorded) and the item after it in its run's chain is queued, so a broker killed mid-run
+leaves its unfinished items to be redelivered, to itself after a restart or to another broker.
+Episode ids make every write idempotent: an item whose episode is already stored is
+acknowledged without running it again.
+
+Fairness: a run never has more than its `concurrency` items queued or running (see
+`planning`), so a large or failing run cannot fill the queue or the workers ahead of others;
+and when a group settles, its other running attempts stop and give their devices back.
+
+Trust: a request chooses neither credentials nor stores. The policy API key goes only to the
+endpoint it is configured for (`endpoints`), and runs are written only to the broker's own
+store or under its configured store roots (`RunStores`).
 """
 
 from __future__ import annotations
@@ -19,10 +28,11 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from phonebuddy.agent import PolicyClient, PolicyEndpoint
+from phonebuddy.broker.endpoints import UnknownEndpointError
 from phonebuddy.broker.env import EnvFailureError, EnvRejectedError, leased_device
 from phonebuddy.broker.episodes import EpisodeRunner, PolicyFailureError, StalePolicyError
 from phonebuddy.broker.metrics import BrokerMetrics
-from phonebuddy.broker.planning import plan
+from phonebuddy.broker.planning import plan, window
 from phonebuddy.broker.runs import RunBook
 from phonebuddy.broker.settings import BrokerSettings
 from phonebuddy.bus import (
@@ -40,6 +50,7 @@ from phonebuddy.protocol import (
     Episode,
     EpisodeWork,
     ErrorCode,
+    PolicyTarget,
     RolloutAccepted,
     RolloutRequest,
     RunEvent,
@@ -57,7 +68,13 @@ from phonebuddy.protocol.subjects import (
     WORLD_TASKS,
     dead_letter_subject,
 )
-from phonebuddy.trajectories import GroupStatus, TrajectoryError
+from phonebuddy.trajectories import (
+    RunStatus,
+    RunStores,
+    StoreNotAllowedError,
+    TrajectoryError,
+    TrajectoryStore,
+)
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +84,10 @@ class BrokerService:
         self.settings = settings
         self.nats = nats
         self.metrics = BrokerMetrics()
+        self.endpoints = settings.endpoints()
         self.bus: Bus | None = None
         self.runs: RunBook | None = None
-        self._clients: dict[tuple[str, str], PolicyClient] = {}
+        self._clients: dict[tuple[str | None, str, str], PolicyClient] = {}
         self._submit: Service | None = None
         self._consumer: Consumer | None = None
         self._dead: Subscription | None = None
@@ -86,7 +104,8 @@ class BrokerService:
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         self.bus = await connect(self.nats)
-        self.runs = RunBook(self.bus, self.metrics)
+        stores = RunStores(home=self.settings.default_store_url, roots=self.settings.store_roots)
+        self.runs = RunBook(self.bus, self.metrics, stores)
         loops: list[asyncio.Task[None]] = []
         try:
             await self.bus.ensure_stream(ROLLOUT_STREAM, [ROLLOUT_SUBJECTS])
@@ -125,14 +144,24 @@ class BrokerService:
     # ---- requests ----
 
     def _store_url(self, request: RolloutRequest) -> str:
-        url = request.store_url or self.settings.default_store_url
-        if not url:
+        """The store the run goes to: the request's, if the broker may write there."""
+        _, runs = self._parts()
+        if request.store_url is None and self.settings.default_store_url is None:
             raise ServiceError(
                 ErrorCode.INVALID_REQUEST,
                 "the request names no store_url and the broker has no default "
                 "(PHONEBUDDY_STORE_URL)",
             )
-        return url
+        try:
+            return runs.stores.check(request.store_url)
+        except StoreNotAllowedError as exc:
+            raise ServiceError(ErrorCode.INVALID_REQUEST, str(exc)) from None
+
+    def _resolve(self, policy: PolicyTarget) -> PolicyTarget:
+        try:
+            return self.endpoints.resolve(policy)[0]
+        except UnknownEndpointError as exc:
+            raise ServiceError(ErrorCode.INVALID_REQUEST, str(exc)) from None
 
     async def _tasks(self, request: RolloutRequest) -> tuple[TaskSpec, ...]:
         selection = request.tasks
@@ -159,6 +188,7 @@ class BrokerService:
         if self.bus is None or self.runs is None:
             raise ServiceError(ErrorCode.INTERNAL, "the broker is not running", retryable=True)
         url = self._store_url(request)
+        self._resolve(request.policy)
         try:
             store = await self.runs.store(url)
         except Exception as exc:
@@ -177,18 +207,20 @@ class BrokerService:
             )
         tasks = await self._tasks(request)
         manifest, work = plan(request, tasks, url)
-        manifest.settings["concurrency"] = request.concurrency
         try:
-            await store.read_manifest(request.run_id)
+            stored = await store.read_manifest(request.run_id)
         except TrajectoryError:  # new, or a submission interrupted before its manifest
+            stored = None
+            await store.put_tasks(request.run_id, tasks)  # before the manifest: it names them
             await store.write_manifest(manifest)
         if earlier is None:
             await store.put_request(request.run_id, request_json)
             self.metrics.runs.inc()
-        for item in work:  # on a resubmission JetStream's dedup and stored episodes keep it once
-            await self.bus.publish(
-                ROLLOUT_EPISODES, item, msg_id=f"{item.run_id}/{item.episode_id}"
-            )
+        if stored is None or stored.status != RunStatus.DONE:
+            # The run's first `concurrency` items; each queues its successor when done. On a
+            # resubmission JetStream's dedup and stored episodes keep every episode once.
+            for item in window(request, work):
+                await self._queue(item)
         log.info("run %s: %d groups, %d episodes", request.run_id, len(manifest.groups), len(work))
         return RolloutAccepted(
             run_id=request.run_id, groups=len(manifest.groups), episodes=len(work), store_url=url
@@ -196,52 +228,84 @@ class BrokerService:
 
     # ---- episodes ----
 
-    def _policy(self, work: EpisodeWork) -> PolicyClient:
-        key = (work.policy.base_url, work.policy.model)
+    async def _queue(self, item: EpisodeWork) -> None:
+        bus, _ = self._parts()
+        await bus.publish(ROLLOUT_EPISODES, item, msg_id=f"{item.run_id}/{item.episode_id}")
+
+    async def _queue_successor(self, work: EpisodeWork) -> None:
+        """Queue the item after `work` in its run's chain (before `work` is acknowledged)."""
+        _, runs = self._parts()
+        try:
+            item = await runs.successor(work)
+            if item is not None:
+                await self._queue(item)
+        except (BusError, TrajectoryError) as exc:
+            raise TransientError(
+                f"run {work.run_id}: cannot queue its next episode: {exc}"
+            ) from exc
+
+    def _policy(self, target: PolicyTarget) -> tuple[PolicyTarget, PolicyClient]:
+        """The configured endpoint a work item names, and a client bound to it; credentials
+        come from the endpoint's configuration, never from the item."""
+        target, config = self.endpoints.resolve(target)
+        key = (target.endpoint, config.base_url, target.model)
         if key not in self._clients:
             self._clients[key] = PolicyClient(
                 PolicyEndpoint(
-                    base_url=work.policy.base_url, model=work.policy.model,
-                    api_key=self.settings.policy_api_key,
-                    timeout_s=self.settings.policy_timeout_s,
+                    base_url=config.base_url, model=target.model, api_key=config.api_key,
+                    teacher=config.teacher, timeout_s=self.settings.policy_timeout_s,
                 )
             )  # fmt: skip
-        return self._clients[key]
+        return target, self._clients[key]
 
     async def handle(self, work: EpisodeWork) -> None:
+        _, runs = self._parts()
+        try:
+            runs.stores.check(work.store_url)
+        except StoreNotAllowedError as exc:  # not from a submission: those are checked
+            log.error("dropping work item %s/%s: %s", work.run_id, work.episode_id, exc)
+            return
+        await self._handle(work)
+        await self._queue_successor(work)
+
+    async def _handle(self, work: EpisodeWork) -> None:
         bus, runs = self._parts()
         url = work.store_url
         try:
             store = await runs.store(url)
-            status = await runs.group_status(url, work.run_id, work.group_id)
+            needed = await runs.needs_run(url, work.run_id, work.group_id, work.episode_id)
         except Exception as exc:
             raise TransientError(f"run {work.run_id}: store unavailable: {exc}") from exc
-        if status != GroupStatus.PENDING:
+        if not needed:
             return  # the group is settled (a spare after G finished, or a failed group)
         if await store.has_episode(work.run_id, work.episode_id):
             await runs.stored(url, work.run_id, work.group_id, work.episode_id)  # before a crash
             return
+        try:
+            policy, client = self._policy(work.policy)
+        except UnknownEndpointError as exc:
+            await self._give_up(work, store, f"policy: {exc}")
+            return
         runner = EpisodeRunner(
-            bus=bus, policy=self._policy(work), store=store, metrics=self.metrics,
+            bus=bus, policy=client, store=store, metrics=self.metrics,
             image_format=self.settings.image_format, policy_retries=self.settings.policy_retries,
             judge_timeout_s=self.settings.judge_timeout_s,
         )  # fmt: skip
-        async with runs.limit(url, work.run_id):
-            self.metrics.running.inc()
-            try:
-                episode, reason = await self._attempts(work, runner)
-            finally:
-                self.metrics.running.dec()
-        if episode is None:
-            await store.put_failure(
-                work.run_id, work.episode_id,
-                {"episode_id": work.episode_id, "group_id": work.group_id, "reason": reason},
-            )  # fmt: skip
-            self.metrics.failed_episodes.labels(reason=reason.split(":", 1)[0][:40]).inc()
-            await runs.given_up(url, work.run_id, work.group_id, work.episode_id, reason)
+        attempts = asyncio.create_task(self._episode(work, runner, policy))
+        try:
+            async with runs.attempt(work, attempts):
+                await asyncio.wait({attempts})
+        finally:
+            if not attempts.done():  # this handler is being cancelled (the broker stops)
+                attempts.cancel()
+                await asyncio.gather(attempts, return_exceptions=True)
+        if attempts.cancelled():
+            log.info("%s/%s: its group settled; attempt stopped", work.run_id, work.episode_id)
             return
-        if work.task.source == Source.REAL:
-            episode = await runner.judge(episode)
+        episode, reason = attempts.result()
+        if episode is None:
+            await self._give_up(work, store, reason)
+            return
         if not await runs.reserve(url, work.run_id, work.group_id, work.episode_id):
             return  # a spare that finished after the first G
         try:
@@ -258,8 +322,30 @@ class BrokerService:
             )  # fmt: skip
         await runs.stored(url, work.run_id, work.group_id, work.episode_id)
 
+    async def _give_up(self, work: EpisodeWork, store: TrajectoryStore, reason: str) -> None:
+        _, runs = self._parts()
+        await store.put_failure(
+            work.run_id, work.episode_id,
+            {"episode_id": work.episode_id, "group_id": work.group_id, "reason": reason},
+        )  # fmt: skip
+        self.metrics.failed_episodes.labels(reason=reason.split(":", 1)[0][:40]).inc()
+        await runs.given_up(work.store_url, work.run_id, work.group_id, work.episode_id, reason)
+
+    async def _episode(
+        self, work: EpisodeWork, runner: EpisodeRunner, policy: PolicyTarget
+    ) -> tuple[Episode | None, str]:
+        """Run the episode (retried on fresh devices) and, for a real one, have it judged."""
+        self.metrics.running.inc()
+        try:
+            episode, reason = await self._attempts(work, runner, policy)
+        finally:
+            self.metrics.running.dec()
+        if episode is not None and work.task.source == Source.REAL:
+            episode = await runner.judge(episode, work.store_url)
+        return episode, reason
+
     async def _attempts(
-        self, work: EpisodeWork, runner: EpisodeRunner
+        self, work: EpisodeWork, runner: EpisodeRunner, policy: PolicyTarget
     ) -> tuple[Episode | None, str]:
         bus, _ = self._parts()
         s = self.settings
@@ -272,7 +358,7 @@ class BrokerService:
                         apps=work.task.apps, timeout_s=s.env_timeout_s, ttl_s=s.lease_ttl_s,
                         wait_s=s.lease_wait_s,
                     ) as env:  # fmt: skip
-                        return await runner.run(work, env, attempt), ""
+                        return await runner.run(work, env, attempt, policy), ""
             except EnvRejectedError as exc:
                 return None, f"rejected: {exc}"
             except (EnvFailureError, PolicyFailureError, StalePolicyError, TimeoutError) as exc:
@@ -310,15 +396,8 @@ class BrokerService:
             work = EpisodeWork.model_validate_json(message.data)
             _, runs = self._parts()
             store = await runs.store(work.store_url)
-            await store.put_failure(
-                work.run_id, work.episode_id,
-                {"episode_id": work.episode_id, "group_id": work.group_id,
-                 "reason": "dead letter: every delivery failed"},
-            )  # fmt: skip
-            await runs.given_up(
-                work.store_url, work.run_id, work.group_id, work.episode_id,
-                "dead letter: every delivery failed",
-            )  # fmt: skip
+            await self._give_up(work, store, "dead letter: every delivery failed")
+            await self._queue_successor(work)
         except Exception:
             log.exception("could not record a dead-lettered work item")
 

@@ -15,9 +15,9 @@ from phonebuddy.judge.endpoint import JudgeEndpoint
 from phonebuddy.judge.judge import Judge
 from phonebuddy.judge.metrics import JudgeMetrics
 from phonebuddy.judge.settings import JudgeSettings
-from phonebuddy.storage import ObjectStore, StoreError, open_store
+from phonebuddy.storage import ObjectStore, StoreError, StoreSettings, open_store
 from phonebuddy.telemetry import health_router
-from phonebuddy.trajectories import TrajectoryStore
+from phonebuddy.trajectories import RunStores, TrajectoryStore
 
 log = logging.getLogger(__name__)
 _PROBE_KEY = "rubrics/readyz-probe"
@@ -26,11 +26,20 @@ _PROBE_KEY = "rubrics/readyz-probe"
 class JudgeService:
     """Everything the process holds: the store, the judge, the bus connection, the endpoint."""
 
-    def __init__(self, settings: JudgeSettings, nats: NatsSettings, store: ObjectStore) -> None:
+    def __init__(
+        self,
+        settings: JudgeSettings,
+        nats: NatsSettings,
+        store: ObjectStore,
+        *,
+        store_url: str | None = None,
+    ) -> None:
         self.settings = settings
         self.nats_settings = nats
         self.store = store
         self.trajectories = TrajectoryStore(store)
+        # Runs' stores that requests name: this one (`store_url`) or under the store roots.
+        self.stores = RunStores(home=store_url, roots=settings.store_roots, home_store=store)
         self.metrics = JudgeMetrics()
         self.judge: Judge | None = None
         self.bus: Bus | None = None
@@ -60,8 +69,9 @@ class JudgeService:
             stack.push_async_callback(self.judge.close)
             self.bus = await connect(self.nats_settings)
             stack.push_async_callback(self.bus.close)
+            stack.push_async_callback(self.stores.close)
             self.endpoint = JudgeEndpoint(
-                self.judge, self.trajectories, self.bus, self.metrics,
+                self.judge, self.trajectories, self.bus, self.metrics, stores=self.stores,
                 max_concurrency=self.settings.request_concurrency,
             )  # fmt: skip
             await self.endpoint.start()
@@ -73,10 +83,18 @@ class JudgeService:
 
 
 def create_app(
-    settings: JudgeSettings, nats: NatsSettings, store: ObjectStore | None = None
+    settings: JudgeSettings,
+    nats: NatsSettings,
+    store: ObjectStore | None = None,
+    *,
+    store_url: str | None = None,
 ) -> FastAPI:
-    """The judge app; `store` defaults to the one PHONEBUDDY_STORE_* describe."""
-    service = JudgeService(settings, nats, store if store is not None else open_store())
+    """The judge app; `store` (at `store_url`) defaults to the one PHONEBUDDY_STORE_*
+    describe. Requests may name that store or stores under `settings.store_roots`."""
+    if store is None:
+        own = StoreSettings()
+        store, store_url = open_store(own), own.url
+    service = JudgeService(settings, nats, store, store_url=store_url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

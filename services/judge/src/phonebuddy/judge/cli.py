@@ -45,6 +45,13 @@ def _store(url: str | None) -> Any:
         raise _fail(f"invalid store settings: {exc}") from None
 
 
+def _own_store_url() -> str:
+    """The URL of the store PHONEBUDDY_STORE_* describe (requests naming it mean that one)."""
+    from phonebuddy.storage import StoreSettings
+
+    return StoreSettings().url
+
+
 @app.command()
 def serve(
     host: Annotated[str | None, typer.Option(help="HTTP bind address [127.0.0.1]")] = None,
@@ -53,9 +60,18 @@ def serve(
         str | None,
         typer.Option(help="NATS server [PHONEBUDDY_NATS_URL]; credentials from PHONEBUDDY_NATS_*"),
     ] = None,
+    store_root: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="another store (or folder of stores: local:DIR, s3://bucket/prefix; ~ is your "
+            "home) whose runs requests may ask to judge, besides PHONEBUDDY_STORE_ROOTS; "
+            "repeatable"
+        ),
+    ] = None,
 ) -> None:
     """Grade episodes sent on the judge subject over NATS, plus /livez /readyz /metrics.
-    Models and limits come from PHONEBUDDY_JUDGE_*, the store from PHONEBUDDY_STORE_*."""
+    Models and limits come from PHONEBUDDY_JUDGE_*, the store from PHONEBUDDY_STORE_*; a
+    request may name its run's store when it is that one or under the store roots."""
     import uvicorn
     from pydantic import ValidationError
 
@@ -66,19 +82,23 @@ def serve(
 
     configure_logging()
     settings = _settings(host=host, port=port)
+    if store_root:
+        settings = _settings(host=host, port=port, store_roots=(*settings.store_roots, *store_root))
     url = nats_url or os.environ.get("PHONEBUDDY_NATS_URL")
     try:
         nats = NatsSettings(url=url) if url else NatsSettings()
     except ValidationError as exc:
         raise _fail(f"invalid NATS settings: {exc}") from None
-    store = _store(None)
+    store, store_url = _store(None), _own_store_url()
     typer.echo(f"rubric judge: rubric model {settings.rubric_model} at {settings.rubric_base_url}")
     typer.echo(f"  grader model {settings.grader_model} at {settings.grader_base_url}")
     typer.echo(f"  nats   {redact_url(nats.url)}  subject {JUDGE_SUBJECT}")
     typer.echo(f"  store  {store!r}")
+    if settings.store_roots:
+        typer.echo(f"  runs' stores also under {', '.join(settings.store_roots)}")
     typer.echo(f"  http   http://{settings.host}:{settings.port}  (/livez /readyz /metrics)")
     uvicorn.run(
-        create_app(settings, nats, store),
+        create_app(settings, nats, store, store_url=store_url),
         host=settings.host,
         port=settings.port,
         log_level="warning",

@@ -185,19 +185,26 @@ class Grader:
         self.trajectories = trajectories
         self.frames = frames
 
-    async def load_frames(self, shots: list[Shot]) -> dict[str, bytes]:
+    async def load_frames(
+        self, shots: list[Shot], store: TrajectoryStore | None = None
+    ) -> dict[str, bytes]:
+        """The shots' bytes from `store` (the run's; the grader's own by default)."""
+        source = store or self.trajectories
         wanted = list(dict.fromkeys(shot.frame.sha256 for shot in shots))
         try:
-            data = await asyncio.gather(*(self.trajectories.get_frame(sha) for sha in wanted))
+            data = await asyncio.gather(*(source.get_frame(sha) for sha in wanted))
         except TrajectoryError as exc:
             raise JudgeError("grading", str(exc)) from exc
         return dict(zip(wanted, data, strict=True))
 
-    async def grade(self, episode: Episode, rubric: Rubric) -> GradingOutcome:
-        """Every rubric item's result; `JudgeError` if no usable grading came back."""
+    async def grade(
+        self, episode: Episode, rubric: Rubric, *, store: TrajectoryStore | None = None
+    ) -> GradingOutcome:
+        """Every rubric item's result, from the screenshots in `store` (the episode's run's
+        store; the grader's own by default); `JudgeError` if no usable grading came back."""
         started = time.perf_counter()
         shots = final_shots(episode, self.frames)
-        frames = await self.load_frames(shots)
+        frames = await self.load_frames(shots, store)
         messages = grading_messages(episode, rubric, shots, frames)
         answer = await self.client.structured(messages, results_parser(rubric))
         return GradingOutcome(

@@ -155,8 +155,11 @@ class Judge:
     ) -> None:
         await self.close()
 
-    async def grade(self, episode: Episode) -> tuple[Verdict, dict[str, Any]]:
-        """The episode's verdict and the judge's record of how it got there. Never raises for a
+    async def grade(
+        self, episode: Episode, *, store: TrajectoryStore | None = None
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """The episode's verdict and the judge's record of how it got there; its screenshots
+        come from `store`, the run's store (the judge's own by default). Never raises for a
         model or store failure: that is a `judge_error` verdict."""
         started = time.perf_counter()
         instruction = episode.task.instruction_text
@@ -184,7 +187,7 @@ class Judge:
             rubric_outcome = await self.rubrics.rubric_for(instruction)
             _note_rubric(record, rubric_outcome)
             stage = "grading"
-            grading = await self.grader.grade(episode, rubric_outcome.rubric)
+            grading = await self.grader.grade(episode, rubric_outcome.rubric, store=store)
             _note_grading(record, grading)
             verdict = verdict_from_results(rubric_outcome.rubric, grading.results)
         except JudgeError as exc:

@@ -9,19 +9,29 @@ in total.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from phonebuddy.judge.errors import JudgeConfigError
+from phonebuddy.trajectories.stores import ROOTS_VARIABLE, RunStores, split_roots
 
 ENV_PREFIX = "PHONEBUDDY_JUDGE_"
 ROLES = ("rubric", "grader")
 
 
 class JudgeSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, frozen=True, extra="forbid")
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, frozen=True, extra="forbid", populate_by_name=True
+    )
 
     rubric_base_url: str = Field(description="the rubric writer's API root, e.g. http://h:8000/v1")
     rubric_model: str = Field(min_length=1, description="the rubric writer's model name")
@@ -47,8 +57,24 @@ class JudgeSettings(BaseSettings):
     request_concurrency: int = Field(
         default=16, ge=1, le=1024, description="episodes graded at once by this process"
     )
+    store_roots: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(),
+        validation_alias=AliasChoices(f"{ENV_PREFIX}STORE_ROOTS", ROOTS_VARIABLE),
+        description="runs' stores a request may name besides the judge's own: inside these",
+    )
     host: str = "127.0.0.1"
     port: int = Field(default=8094, ge=0, le=65535)
+
+    @field_validator("store_roots", mode="before")
+    @classmethod
+    def _roots(cls, value: object) -> object:
+        return split_roots(value)
+
+    @field_validator("store_roots")
+    @classmethod
+    def _valid_roots(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        RunStores(home=None, roots=value)
+        return value
 
     @field_validator("rubric_base_url", "grader_base_url")
     @classmethod

@@ -1,0 +1,67 @@
+"""Runs share the broker: a run whose episodes keep failing does not hold up another run, and a
+group (or run) that has settled gives its devices back at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from phonebuddy.protocol import SourceMix, TaskSelection
+from phonebuddy.testing import ScriptedLLM, ScriptedReply, free_port
+from phonebuddy.trajectories import GroupStatus
+
+from .conftest import HOME_CALL, SIM_PHONES, Rig, running_broker, sim_devices_free
+
+FAILING = 64
+
+
+async def test_a_failing_run_does_not_hold_up_a_run_submitted_after_it(rig: Rig) -> None:
+    dead_policy = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens: every call fails
+    failing = rig.request(
+        "failing", policy={"base_url": dead_policy}, group_size=1, concurrency=4,
+        tasks=TaskSelection(template_ids=("settings.toggle",), seeds=tuple(range(FAILING))),
+        max_env_retries=0,
+    )  # fmt: skip
+    quick = rig.request("quick", group_size=1, tasks=TaskSelection(template_ids=("notes.pin",)))
+    with running_broker(rig):  # 8 workers
+        await rig.submit(failing)
+        await rig.submit(quick)
+        done = await rig.wait_done("quick")
+        async with rig.store() as store:
+            failed_before = len(await store.failures("failing"))
+        failed = await rig.wait_done("failing")
+        free = await sim_devices_free(rig.nats, SIM_PHONES, within_s=2)
+    assert done.groups[0].status == GroupStatus.COMPLETE
+    # Queued behind the failing run's 64 episodes, the quick run would wait for ~60 of them.
+    assert failed_before < FAILING // 2, failed_before
+    assert [group.status for group in failed.groups] == [GroupStatus.FAILED] * FAILING
+    assert free
+
+
+async def test_a_settled_group_stops_its_other_attempts_and_frees_their_devices(
+    rig: Rig,
+) -> None:
+    def script(body: dict[str, Any]) -> ScriptedReply:
+        if body.get("seed") == 0:  # the group's episode 0: a refusal the broker cannot retry
+            return ScriptedReply.error(400, "no")
+        return ScriptedReply.text(HOME_CALL, delay_s=0.5)  # the others: 30 slow steps
+
+    async with ScriptedLLM(script) as policy:
+        request = rig.request(
+            "settled", policy={"base_url": policy.base_url}, group_size=SIM_PHONES,
+            concurrency=SIM_PHONES, mix=SourceMix(sim=1), max_env_retries=0, step_budget=30,
+            tasks=TaskSelection(template_ids=("settings.toggle",)), sampling={"seed": 0},
+        )  # fmt: skip
+        with running_broker(rig):
+            await rig.submit(request)
+            manifest = await rig.wait_done("settled")
+            free = await sim_devices_free(rig.nats, SIM_PHONES, within_s=2)
+            async with rig.store() as store:
+                stored = await store.episode_ids("settled")
+                failures = await store.failures("settled")
+    (group,) = manifest.groups
+    assert group.status == GroupStatus.FAILED
+    assert "policy" in (group.reason or "")
+    assert set(failures) == {"g00000.0"}
+    assert stored == []
+    # The other three stopped when the group failed, not after their 30 slow steps each.
+    assert free, "the failed group's other episodes still hold their devices"
