@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from phonebuddy.broker.rollout_cli import app as rollout_cli
-from phonebuddy.broker.rollout_cli import parse_seeds, task_selection
+from phonebuddy.broker.rollout_cli import parse_seeds, resolve_policy, task_selection
 
 from .conftest import Rig, running_broker
 
@@ -61,3 +62,16 @@ def test_task_and_seed_arguments() -> None:
         "language": "en",
     }
     assert task_selection("a.b,c.d", (1,), "zh")["template_ids"] == ("a.b", "c.d")
+
+
+def test_a_policy_is_a_stack_shortcut_a_url_or_a_brokers_endpoint_name() -> None:
+    stack = {"PHONEBUDDY_TEACHER_URL": "http://127.0.0.1:8/v1"}
+    assert resolve_policy("teacher", None, stack) == (
+        {"base_url": "http://127.0.0.1:8/v1"}, "phoneworld-teacher",
+    )  # fmt: skip
+    assert resolve_policy("http://gpu:8000/v1", "qwen", {}) == (
+        {"base_url": "http://gpu:8000/v1"}, "qwen",
+    )  # fmt: skip
+    assert resolve_policy("rl-latest", None, {}) == ({"endpoint": "rl-latest"}, "phonebuddy-policy")
+    with pytest.raises(typer.BadParameter, match="PHONEBUDDY_POLICY_URL"):
+        resolve_policy(None, None, {})

@@ -69,7 +69,11 @@ def store_url(out: str | None) -> str | None:
     return f"local:{Path(out).expanduser().resolve()}"
 
 
-def resolve_policy(policy: str | None, model: str | None, env: dict[str, str]) -> tuple[str, str]:
+def resolve_policy(
+    policy: str | None, model: str | None, env: dict[str, str]
+) -> tuple[dict[str, str], str]:
+    """The request's policy target and model: `tiny` / `teacher` are the local stack's (by
+    URL), an http(s) URL is any endpoint, another name is one the broker is configured with."""
     name = policy or "tiny"
     if name in SHORTCUTS:
         variable, default_model = SHORTCUTS[name]
@@ -78,8 +82,10 @@ def resolve_policy(policy: str | None, model: str | None, env: dict[str, str]) -
             raise typer.BadParameter(
                 f"--policy {name} needs {variable} (start the local stack: `phonebuddy up`)"
             )
-        return url, model or default_model
-    return name, model or "phonebuddy-policy"
+        return {"base_url": url}, model or default_model
+    if "://" in name:
+        return {"base_url": name}, model or "phonebuddy-policy"
+    return {"endpoint": name}, model or "phonebuddy-policy"
 
 
 @app.callback()
@@ -90,7 +96,11 @@ def rollout(
     ] = "smoke",
     seeds: Annotated[str, typer.Option(help="task seeds: 0, 0,3 or 0-4")] = "0",
     policy: Annotated[
-        str | None, typer.Option(help="API root (.../v1), or `tiny` / `teacher` of the local stack")
+        str | None,
+        typer.Option(
+            help="API root (.../v1), a policy endpoint the broker is configured with, or `tiny` "
+            "/ `teacher` of the local stack"
+        ),
     ] = None,
     model: Annotated[str | None, typer.Option(help="model name \\[by --policy]")] = None,
     group_size: Annotated[int, typer.Option(min=1, help="episodes per group (GRPO's G)")] = 1,
@@ -120,13 +130,13 @@ def rollout(
     if "PHONEBUDDY_NATS_URL" not in env:
         typer.echo("error: no NATS: start `phonebuddy up` or set PHONEBUDDY_NATS_URL", err=True)
         raise typer.Exit(2)
-    base_url, model_name = resolve_policy(policy, model, env)
+    target, model_name = resolve_policy(policy, model, env)
     run_id = run_id or time.strftime("run-%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
     try:
         request = RolloutRequest(
             run_id=run_id,
             tasks=task_selection(tasks, parse_seeds(seeds), language),  # type: ignore[arg-type]
-            policy={"base_url": base_url, "model": model_name},  # type: ignore[arg-type]
+            policy={**target, "model": model_name},  # type: ignore[arg-type]
             group_size=group_size, mix=SourceMix.parse(mix), step_budget=step_budget,
             concurrency=concurrency, sampling={"temperature": temperature,  # type: ignore[arg-type]
                                                "max_tokens": max_tokens, "seed": seed},

@@ -16,7 +16,9 @@ class JudgeMetrics:
         self.registry = ServiceMetrics("judge")
         m = self.registry
         self.requests = m.counter(
-            "requests", "Judge requests served over NATS, by outcome (ok, store_error)", ["outcome"]
+            "requests",
+            "Judge requests served over NATS, by outcome (ok, store_error, store_refused)",
+            ["outcome"],
         )
         self.llm_calls = m.counter(
             "llm_calls",
