@@ -1,9 +1,17 @@
-"""Start a server binary as a child process and stop it again, leaving nothing behind."""
+"""Start a server binary as a child process and stop it again, leaving nothing behind.
+
+Not even when this process dies without stopping it (SIGKILL, a closed terminal): on Linux each
+child asks the kernel for SIGTERM when its parent goes (`PR_SET_PDEATHSIG`). The kernel counts
+the *thread* that started the child as its parent, so children start on the calling thread (in
+`async with`, the event loop's), never on a short-lived worker thread.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import functools
 import os
 import shutil
 import signal
@@ -40,6 +48,33 @@ def find_binary(name: str) -> str:
             f"'{name}' was found neither next to {sys.executable} nor on PATH; run `make setup`"
         )
     return found
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+@functools.cache
+def _prctl() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    return prctl
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A `preexec_fn` that makes the child get SIGTERM when this process (this thread) ends;
+    None where the kernel has no such request (not Linux)."""
+    prctl = _prctl()  # looked up before the fork: the child only calls it
+    if prctl is None:
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the request took effect
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return preexec
 
 
 class ManagedProcess:
@@ -88,8 +123,14 @@ class ManagedProcess:
         return "\n".join(text.splitlines()[-lines:])
 
     def start(self) -> Self:
-        if self.running:
-            return self
+        """Start the process on this thread (it gets SIGTERM when this thread or process ends)
+        and wait until it is ready."""
+        if not self.running:
+            self._spawn()
+            self._wait_until(self.is_ready, self.ready_timeout_s)
+        return self
+
+    def _spawn(self) -> None:
         self._log = self.log_path.open("ab")
         self._process = subprocess.Popen(
             list(self.command()),
@@ -99,9 +140,8 @@ class ManagedProcess:
             cwd=self.work_dir,
             env=self.environment(),
             start_new_session=True,
+            preexec_fn=die_with_parent(),  # runs only prctl, getppid (and kill) in the child
         )
-        self._wait_until(self.is_ready, self.ready_timeout_s)
-        return self
 
     def _wait_until(self, condition: Callable[[], bool], timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
@@ -160,7 +200,12 @@ class ManagedProcess:
         self.cleanup()
 
     async def __aenter__(self) -> Self:
-        return await asyncio.to_thread(self.start)
+        if not self.running:
+            # Spawned on the event loop's thread, which lives as long as the loop: a worker
+            # thread that ended would take the child with it.
+            self._spawn()
+            await asyncio.to_thread(self._wait_until, self.is_ready, self.ready_timeout_s)
+        return self
 
     async def __aexit__(
         self,
