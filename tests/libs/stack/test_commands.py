@@ -8,11 +8,19 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
+from phonebuddy.bus.permissions import SERVICE_PERMISSIONS
 from phonebuddy.stack.cli import env_app, up_app
-from phonebuddy.stack.launch import UnknownCommandError, command_app, launch_command
-from phonebuddy.stack.local import ServiceProcess
+from phonebuddy.stack.launch import (
+    UnknownCommandError,
+    as_phonebuddy,
+    command_app,
+    launch_command,
+)
+from phonebuddy.stack.local import ServiceProcess, registered_services
+from phonebuddy.stack.stack_file import StackInfo, default_stack_file, write_stack
 
 runner = CliRunner()
 
@@ -59,6 +67,21 @@ def test_the_launcher_runs_a_registered_sub_command(tmp_path: Path) -> None:
     assert "start one with `phonebuddy up`" in result.stderr
 
 
+def test_the_launcher_parses_a_single_command_app_as_phonebuddy_does() -> None:
+    """`phonebuddy broker serve`: a sub-app with one command is still a group under phonebuddy."""
+    served: list[int] = []
+    single = typer.Typer()
+
+    @single.command()
+    def serve(port: int = 0) -> None:
+        served.append(port)
+
+    result = runner.invoke(as_phonebuddy("svc", single), ["svc", "serve", "--port", "7"])
+
+    assert result.exit_code == 0, result.output
+    assert served == [7]
+
+
 def test_the_launcher_names_the_installed_commands_for_an_unknown_one() -> None:
     with pytest.raises(UnknownCommandError, match=r"'nope'.*installed: .*up") as caught:
         command_app("nope")
@@ -68,3 +91,33 @@ def test_the_launcher_names_the_installed_commands_for_an_unknown_one() -> None:
     )
     assert result.returncode == 2
     assert "no installed distribution adds the sub-command 'nope'" in result.stderr
+
+
+def test_env_prints_the_clients_nats_user_or_a_services_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PHONEBUDDY_HOME", str(tmp_path))
+    info = StackInfo(
+        pid=1, endpoints=(),
+        env={"PHONEBUDDY_NATS_USER": "client", "PHONEBUDDY_NATS_PASSWORD": "c-pw"},
+        nats_users={"client": "c-pw", "broker": "b-pw"},
+    )  # fmt: skip
+    write_stack(info, default_stack_file())
+
+    client = runner.invoke(env_app, [])
+    broker = runner.invoke(env_app, ["--user", "broker"])
+    unknown = runner.invoke(env_app, ["--user", "nobody"])
+
+    assert "export PHONEBUDDY_NATS_USER=client" in client.output
+    assert "export PHONEBUDDY_NATS_USER=broker" in broker.output
+    assert "export PHONEBUDDY_NATS_PASSWORD=b-pw" in broker.output
+    assert unknown.exit_code == 2
+    assert "no NATS user 'nobody'; it has broker, client" in unknown.output
+
+
+def test_every_stack_service_runs_as_a_nats_user_with_permissions() -> None:
+    specs = registered_services()
+    assert specs
+    for spec in specs:
+        user = spec.get("nats_user", spec["name"])
+        assert user is None or user in SERVICE_PERMISSIONS, spec["name"]

@@ -13,10 +13,11 @@ from typing import Any
 import httpx
 import pytest
 
-from phonebuddy.bus import NatsSettings, connect
+from phonebuddy.bus import NatsSettings, PermissionDeniedError, connect
+from phonebuddy.bus.permissions import CLIENT
 from phonebuddy.protocol import Source
 from phonebuddy.protocol.env import Lease, LeaseRequest
-from phonebuddy.protocol.subjects import env_lease_subject
+from phonebuddy.protocol.subjects import ROLLOUT_STREAM, env_lease_subject
 from phonebuddy.stack.stack_file import StackInfo
 from phonebuddy.storage import StoreSettings, open_store
 
@@ -48,14 +49,16 @@ def read_first_line(process: subprocess.Popen[str], timeout_s: float) -> dict[st
 
 
 async def check_endpoints_answer(info: StackInfo) -> None:
-    # NATS answers with the stack's credentials (the same env variables services read).
-    nats_settings = NatsSettings(
-        url=info.env["PHONEBUDDY_NATS_URL"],
-        user=info.env["PHONEBUDDY_NATS_USER"],
-        password=info.env["PHONEBUDDY_NATS_PASSWORD"],
-    )
-    async with connect(nats_settings) as bus:
+    # Commands beside the stack are NATS's `client` user: they submit rollouts and nothing more.
+    client = NatsSettings.from_variables(info.env)
+    assert client.user == CLIENT
+    async with connect(client) as bus:
         assert bus.is_connected
+        for subject in (env_lease_subject(Source.SIM), f"$JS.API.STREAM.DELETE.{ROLLOUT_STREAM}"):
+            with pytest.raises(PermissionDeniedError):
+                await bus.request(subject, LeaseRequest(client_id="test-up"), Lease)
+    # Each service has its own user (the same env variables services read): the broker's leases.
+    async with connect(NatsSettings.from_variables(info.env_for("broker"))) as bus:
         # PhoneWorld joined the stack: a device can be leased over NATS.
         lease = await bus.request(
             env_lease_subject(Source.SIM), LeaseRequest(client_id="test-up"), Lease
@@ -129,6 +132,15 @@ def test_up_starts_every_endpoint_and_ctrl_c_leaves_no_process(tmp_path: Path, s
         asyncio.run(check_endpoints_answer(info))
         if store == "s3":
             assert "s3" in printed["endpoints"]
+        # A rollout through every service, each as its own NATS user, submitted as the client.
+        rollout = subprocess.run(
+            [PHONEBUDDY, "rollout", "--policy", "teacher", "--tasks", "notes.create", "--json"],
+            env={**os.environ, "PHONEBUDDY_HOME": str(home)},
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert rollout.returncode == 0, rollout.stderr[-3000:]
+        overall = json.loads(rollout.stdout)["overall"]
+        assert (overall["episodes"], overall["successes"]) == (1, 1), rollout.stdout
     finally:
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=60)
@@ -139,3 +151,60 @@ def test_up_starts_every_endpoint_and_ctrl_c_leaves_no_process(tmp_path: Path, s
         assert not Path(f"/proc/{pid}").exists(), f"process {pid} survived Ctrl-C"
     assert processes_mentioning(str(state_dir)) == []
     assert not (home / "stack.json").exists()
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below `root` (children, their children...), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie waiting for its reaper counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_killing_up_without_ctrl_c_leaves_no_process(tmp_path: Path) -> None:
+    """SIGKILL (or a closed terminal) runs no cleanup in `phonebuddy up`: its children and
+    theirs must notice on their own."""
+    state_dir = tmp_path / "state"
+    process = subprocess.Popen(
+        [PHONEBUDDY, "up", "--json", "--store", f"local:{tmp_path / 'objects'}",
+         "--state-dir", str(state_dir)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "PHONEBUDDY_HOME": str(tmp_path / "home")},
+    )  # fmt: skip
+    try:
+        read_first_line(process, timeout_s=90)
+        below = descendants(process.pid)
+        assert len(below) >= 9, below  # NATS, Prometheus, adb and the six services
+    finally:
+        process.kill()
+        process.wait(10)
+        process.stdout.close()  # type: ignore[union-attr]
+
+    killed_at = time.monotonic()
+    while any(running(pid) for pid in below) and time.monotonic() < killed_at + 15:
+        time.sleep(0.1)
+    left = [pid for pid in below if running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], f"{len(left)} processes outlived their killed parent"
+    assert [pid for pid in processes_mentioning(str(state_dir)) if running(pid)] == []

@@ -88,12 +88,24 @@ async def _serve_stack(stack: LocalStack, *, as_json: bool) -> None:
 
 
 @env_app.callback()
-def env() -> None:
+def env(
+    user: Annotated[
+        str | None,
+        typer.Option(
+            help="NATS credentials of this service's user (to run it by hand beside the "
+            "stack) instead of the client's"
+        ),
+    ] = None,
+) -> None:
     """Print `export` lines for the running local stack's settings (`eval "$(phonebuddy env)"`)."""
     try:
         info = load_stack()
+        variables = info.env if user is None else info.env_for(user)
     except StackNotRunningError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
-    for key, value in sorted(info.env.items()):
+    except KeyError as exc:
+        typer.echo(f"error: {exc.args[0]}", err=True)
+        raise typer.Exit(2) from None
+    for key, value in sorted(variables.items()):
         typer.echo(f"export {key}={shlex.quote(value)}")

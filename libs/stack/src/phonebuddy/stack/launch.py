@@ -12,6 +12,8 @@ from importlib.metadata import entry_points
 
 import typer
 
+from phonebuddy.stack.watchdog import leashed
+
 COMMAND_GROUP = "phonebuddy.cli"
 
 
@@ -34,6 +36,14 @@ def command_app(name: str) -> typer.Typer:
     return app
 
 
+def as_phonebuddy(name: str, app: typer.Typer) -> typer.Typer:
+    """`app` as the sub-command `name` of a `phonebuddy` app, so arguments parse exactly as under
+    `phonebuddy` (a sub-app with a single command is a group there, not that command)."""
+    root = typer.Typer(name="phonebuddy", add_completion=False)
+    root.add_typer(app, name=name)
+    return root
+
+
 def launch_command(args: Sequence[str]) -> list[str]:
     """The argument list that runs `phonebuddy <args>` in a child process with this Python."""
     return [sys.executable, "-m", __name__, *args]
@@ -49,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except UnknownCommandError as exc:
         print(f"error: {exc}", file=sys.stderr)  # noqa: T201
         raise SystemExit(2) from None
-    app(args=args[1:], prog_name=f"phonebuddy {args[0]}")
+    with leashed():  # started by the local stack: go when it goes
+        as_phonebuddy(args[0], app)(args=args, prog_name="phonebuddy")
 
 
 if __name__ == "__main__":

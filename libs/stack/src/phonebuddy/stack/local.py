@@ -1,7 +1,8 @@
 """The local stack: the same infrastructure as the cluster, as processes on one machine.
 
-NATS (JetStream, auth), an object store (an embedded S3 server, or a local folder) and Prometheus,
-each on a free loopback port with generated credentials. Later services join it the same way.
+NATS (JetStream, one user per service allowed only its subjects), an object store (an embedded
+S3 server, or a local folder) and Prometheus, each on a free loopback port with generated
+credentials. Later services join it the same way.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from typing import Any, Self
 
 import httpx
 
+from phonebuddy.bus.permissions import CLIENT, SERVICE_PERMISSIONS
 from phonebuddy.stack.launch import launch_command
 from phonebuddy.stack.stack_file import StackEndpoint, StackInfo, write_stack
+from phonebuddy.stack.watchdog import PARENT_PID_ENV
 from phonebuddy.storage import S3Store
 from phonebuddy.testing import (
     AdbServer,
@@ -36,6 +39,7 @@ BUCKET = "phonebuddy"
 SERVICE_GROUP = "phonebuddy.stack"
 # PhoneWorld phones that also speak ADB, so the device gateway has phones on a laptop too.
 LOCAL_PHONES = 8
+_NATS_CREDENTIALS = ("PHONEBUDDY_NATS_USER", "PHONEBUDDY_NATS_PASSWORD")
 
 
 class ServiceProcess(ManagedProcess):
@@ -46,7 +50,9 @@ class ServiceProcess(ManagedProcess):
     "secrets" (variables the stack fills with fresh random tokens before any service starts)
     and "exports" (variables set once it runs, e.g. {"PHONEBUDDY_POLICY_URL": "{url}/v1"}; a
     template may also name the stack's variables: "{env[PHONEBUDDY_POLICY_API_KEY]}") and
-    "defaults" (the same, as a group, unless the user's environment sets any of them)."""
+    "defaults" (the same, as a group, unless the user's environment sets any of them) and
+    "nats_user" (its NATS user in `phonebuddy.bus.permissions`, by default its name; None for
+    a service that does not use NATS)."""
 
     ready_timeout_s = 120.0
 
@@ -74,7 +80,8 @@ class ServiceProcess(ManagedProcess):
         return [*launch_command(self.args), "--host", self.host, "--port", str(self.port)]
 
     def environment(self) -> dict[str, str]:
-        return {**os.environ, **self.env}
+        # The service's watchdog stops it (and what it started) when this process goes.
+        return {**os.environ, **self.env, PARENT_PID_ENV: str(os.getpid())}
 
     def is_ready(self) -> bool:
         try:
@@ -129,6 +136,7 @@ class LocalStack:
         self.host = host
         self.endpoints: list[StackEndpoint] = []
         self.env: dict[str, str] = {}
+        self.nats_users: dict[str, str] = {}
         self._exit = contextlib.AsyncExitStack()
 
     async def __aenter__(self) -> Self:
@@ -149,15 +157,17 @@ class LocalStack:
         await self._exit.aclose()
 
     async def _start(self) -> None:
+        users = {name: permissions.to_nats() for name, permissions in SERVICE_PERMISSIONS.items()}
         nats = await self._exit.enter_async_context(
-            NatsServer(host=self.host, work_dir=self.state_dir / "nats")
+            NatsServer(host=self.host, work_dir=self.state_dir / "nats", users=users)
         )
-        self._add("nats", nats.url, nats.pid, "NATS with JetStream (user/password auth)")
+        self._add("nats", nats.url, nats.pid, "NATS with JetStream (a user per service)")
         self._add("nats-monitor", nats.monitor_url, nats.pid, "NATS monitoring")
+        self.nats_users = dict(nats.passwords)
         self.env |= {
             "PHONEBUDDY_NATS_URL": nats.url,
-            "PHONEBUDDY_NATS_USER": nats.user,
-            "PHONEBUDDY_NATS_PASSWORD": nats.password,
+            "PHONEBUDDY_NATS_USER": CLIENT,
+            "PHONEBUDDY_NATS_PASSWORD": nats.passwords[CLIENT],
         }
         if self.local_store_dir is None:
             await self._start_s3()
@@ -181,8 +191,8 @@ class LocalStack:
         for spec in specs:
             service = await self._exit.enter_async_context(
                 ServiceProcess(
-                    name=spec["name"], args=spec["args"], env=self.env, host=self.host,
-                    work_dir=self.state_dir / spec["name"],
+                    name=spec["name"], args=spec["args"], env=self._service_env(spec),
+                    host=self.host, work_dir=self.state_dir / spec["name"],
                 )
             )  # fmt: skip
             prometheus.set_targets(spec["name"], [f"{self.host}:{service.port}"])
@@ -194,9 +204,24 @@ class LocalStack:
                 for name, template in defaults.items():
                     self.env[name] = template.format(url=service.url, env=self.env)
 
-        info = StackInfo(pid=os.getpid(), endpoints=tuple(self.endpoints), env=self.env)
-        write_stack(info, self.stack_file)
+        write_stack(self.info(), self.stack_file)
         self._exit.callback(self.stack_file.unlink, missing_ok=True)
+
+    def _service_env(self, spec: dict[str, Any]) -> dict[str, str]:
+        """The stack's variables, with the service's own NATS user instead of the client's."""
+        env = {k: v for k, v in self.env.items() if k not in _NATS_CREDENTIALS}
+        user = spec.get("nats_user", spec["name"])
+        if user is None:
+            return env
+        if user not in self.nats_users:
+            raise RuntimeError(
+                f"stack service {spec['name']!r} runs as NATS user {user!r}, which has no "
+                f"permissions in phonebuddy.bus.permissions ({', '.join(sorted(self.nats_users))})"
+            )
+        return env | {
+            "PHONEBUDDY_NATS_USER": user,
+            "PHONEBUDDY_NATS_PASSWORD": self.nats_users[user],
+        }
 
     async def _start_adb(self) -> None:
         """An adb server, and ports on which PhoneWorld's phones speak ADB and register with it;
@@ -238,4 +263,9 @@ class LocalStack:
         self.endpoints.append(StackEndpoint(name=name, url=url, pid=pid, description=description))
 
     def info(self) -> StackInfo:
-        return StackInfo(pid=os.getpid(), endpoints=tuple(self.endpoints), env=self.env)
+        return StackInfo(
+            pid=os.getpid(),
+            endpoints=tuple(self.endpoints),
+            env=self.env,
+            nats_users=self.nats_users,
+        )

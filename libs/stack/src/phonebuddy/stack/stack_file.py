@@ -33,13 +33,29 @@ class StackEndpoint(BaseModel):
 
 
 class StackInfo(BaseModel):
-    """What `phonebuddy up` started; `env` holds the PHONEBUDDY_* variables a service needs."""
+    """What `phonebuddy up` started; `env` holds the PHONEBUDDY_* variables of commands and jobs
+    run beside it (NATS as the `client` user), `nats_users` every NATS user's password (each
+    service has its own user, see `phonebuddy.bus.permissions`)."""
 
     model_config = ConfigDict(frozen=True)
 
     pid: int
     endpoints: tuple[StackEndpoint, ...]
     env: dict[str, str] = Field(default_factory=dict)
+    nats_users: dict[str, str] = Field(default_factory=dict)
+
+    def env_for(self, user: str) -> dict[str, str]:
+        """`env` with NATS credentials of `user` instead (to run a service by hand beside it)."""
+        if user not in self.nats_users:
+            raise KeyError(
+                f"the local stack has no NATS user {user!r}; "
+                f"it has {', '.join(sorted(self.nats_users)) or 'none'}"
+            )
+        return {
+            **self.env,
+            "PHONEBUDDY_NATS_USER": user,
+            "PHONEBUDDY_NATS_PASSWORD": self.nats_users[user],
+        }
 
     def endpoint(self, name: str) -> StackEndpoint:
         for endpoint in self.endpoints:

@@ -3,6 +3,7 @@ writing runs to the stack's object store."""
 
 STACK_SERVICE = {
     "name": "broker",
+    "nats_user": "broker",
     "args": ["broker", "serve"],
     "after": ["phoneworld", "device-gateway", "policy", "teacher", "judge"],
     "description": "rollout broker: groups of episodes over NATS JetStream, stored exactly once",

@@ -9,6 +9,7 @@ so the gateway starts after PhoneWorld and drives exactly those phones
 
 STACK_SERVICE = {
     "name": "device-gateway",
+    "nats_user": "device-gateway",
     "args": ["gateway", "serve", "--instance-id", "local"],
     "after": ["phoneworld"],
     "description": "device gateway: phones over ADB (env verbs for source real over NATS)",

@@ -9,6 +9,7 @@ name a real model. That is expected.
 
 STACK_SERVICE = {
     "name": "judge",
+    "nats_user": "judge",
     "args": ["judge", "serve"],
     "after": ["policy"],
     "description": "rubric judge: grades real-device episodes (NATS request/reply)",

@@ -21,6 +21,7 @@ def _gateway_apps() -> str:
 
 STACK_SERVICE = {
     "name": "phoneworld",
+    "nats_user": "phoneworld",
     "args": ["world", "serve", "--instance-id", "local"],
     "description": "PhoneWorld: simulated phones (env verbs over NATS, and ADB)",
     "defaults": {"PHONEBUDDY_GATEWAY_APPS": _gateway_apps()},

@@ -24,6 +24,7 @@ _JUDGE_LLM = {
 
 STACK_SERVICE = {
     "name": "policy",
+    "nats_user": None,  # the model server itself does not use NATS
     "args": ["policy", "serve", "--tiny"],
     "description": "policy server: OpenAI-compatible API, tiny Qwen3.5-VL on CPU (transformers)",
     "secrets": ["PHONEBUDDY_POLICY_API_KEY", "PHONEBUDDY_POLICY_ADMIN_TOKEN"],
@@ -33,6 +34,7 @@ STACK_SERVICE = {
 
 TEACHER_SERVICE = {
     "name": "teacher",
+    "nats_user": "policy",  # asks PhoneWorld's oracle
     "args": [
         "policy",
         "serve",
