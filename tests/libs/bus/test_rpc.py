@@ -284,3 +284,24 @@ async def test_stop_lets_requests_in_flight_finish(bus: Bus, unique_name: str) -
 
     assert (await pending).total == 3
     assert service.in_flight == 0
+
+
+async def test_a_cancelled_request_is_cancelled_and_a_later_one_still_answers(
+    bus: Bus, other_bus: Bus, unique_name: str
+) -> None:
+    started = asyncio.Event()
+
+    async def slow_add(request: Add) -> Sum:
+        started.set()
+        await asyncio.sleep(0.3)
+        return Sum(total=request.a + request.b)
+
+    async with other_bus.serve(f"{unique_name}.add", Add, slow_add):
+        waiting = asyncio.create_task(bus.request(f"{unique_name}.add", Add(a=1, b=1), Sum))
+        await asyncio.wait_for(started.wait(), 5)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        reply = await bus.request(f"{unique_name}.add", Add(a=2, b=2), Sum)
+
+    assert reply == Sum(total=4)

@@ -87,11 +87,16 @@ class Denials:
             try:
                 await asyncio.wait({task, denied}, return_when=asyncio.FIRST_COMPLETED)
             except BaseException:
-                task.cancel()
+                _abandon(task)
                 raise
             if task.done():
                 return task.result()
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            _abandon(task)
+            await asyncio.wait({task})  # let it unwind; a cancel of ours still reaches us
             raise denied.result()
+
+
+def _abandon(task: asyncio.Future[T]) -> None:
+    """Cancel `task`, and take its outcome whatever it is (nobody else will)."""
+    task.cancel()
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
