@@ -109,12 +109,12 @@ class Said:
         """The span of `text` that `numeric[start:end]` was read from."""
         return self._origin[start][0], self._origin[end - 1][1]
 
-    def extra_chars(self, spans: Iterable[Span]) -> int:
-        """How many letters and digits of the answer lie outside `spans`."""
-        covered = [False] * len(self.text)
+    def outside(self, spans: Iterable[Span]) -> str:
+        """The answer's text with `spans` blanked out: what it says besides those values."""
+        kept = list(self.text)
         for start, end in spans:
-            covered[start:end] = [True] * (end - start)
-        return sum(1 for ch, c in zip(self.text, covered, strict=True) if ch.isalnum() and not c)
+            kept[start:end] = " " * (end - start)
+        return "".join(kept)
 
     @cached_property
     def numbers(self) -> list[Mention]:
@@ -229,7 +229,7 @@ _CLOCK = re.compile(
     rf"(?:(?P<period>{'|'.join((*_AFTERNOON, *_MORNING, '中午'))})\s*)?"
     r"(?<![\d.:a-z])(?:"
     r"(?P<h1>\d{1,2})\s*:\s*(?P<m1>\d{2})(?::\d{2})?(?!\d)"
-    r"|(?P<h2>\d{1,2})\s*[点时](?:\s*(?P<m2>\d{1,2})(?!\d)(?:\s*分)?|\s*(?P<half>半)"
+    r"|(?P<h2>\d{1,2})\s*[点时](?:\s*(?P<m2>\d{1,2})(?!\d|\s*刻)(?:\s*分)?|\s*(?P<half>半)"
     r"|\s*(?P<quarter>[13])\s*刻)?"
     r"|(?P<h3>\d{1,2})(?=\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)(?![a-z]))"
     r")(?:\s*(?P<suffix>a\.?m\.?|p\.?m\.?|o'?clock)(?![a-z]))?"

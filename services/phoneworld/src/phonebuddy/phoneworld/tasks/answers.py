@@ -4,10 +4,11 @@ Chinese and English forms. Never an LLM.
 An answer states one value of the kind asked (one number, one amount, one clock time, one
 name...) in any natural form — '5', '共5条', '五条', 'There are 5 notes'; '¥12.50', '12.5元',
 '十二块五'; '15:05', '3:05 pm', '下午3点05分' — and passes only if that value is the expected
-one. An answer that states other values of the kind too (a list of candidates: '3、4、5', two
-names, '会下雨，不会') fails, and so does one with much else besides the value (copied screen
-text): at most `MAX_EXTRA_CHARS` letters and digits outside the values, at most
-`MAX_ANSWER_CHARS` characters in all.
+one. It fails if it states other values of the kind too (a list of candidates: '3、4、5', two
+names, '会下雨，不会'), and if it holds much else (copied screen text): a digit outside the
+values stated (every number is a value: a status bar's '09:00' and '88%'), unless the question
+has it too ('沪A·D12345'); more than a few words (`MAX_EXTRA_WORDS`, a Chinese character
+counting 2 letters); more than `MAX_ANSWER_CHARS` characters.
 
     check_answer("共5条", Number(5))                                -> []
     check_answer("4、5、6", Number(5))                    -> ["answer '4、5、6' states 4, 5, 6 ..."]
@@ -36,7 +37,8 @@ from phonebuddy.phoneworld.tasks.answer_forms import (
 )
 
 MAX_ANSWER_CHARS = 200
-MAX_EXTRA_CHARS = 40
+MAX_EXTRA_WORDS = 32
+_DIGITS = re.compile(r"\d+")
 
 
 class Expectation(ABC):
@@ -48,8 +50,11 @@ class Expectation(ABC):
         answer (None: nothing)."""
 
 
-def check_answer(answer: str | None, expected: Expectation) -> list[str]:
-    """The problems of an answer ([] = right)."""
+def check_answer(
+    answer: str | None, expected: Expectation, *, question: Iterable[str] = ()
+) -> list[str]:
+    """The problems of an answer ([] = right); `question` (its zh and en wording) holds the
+    numbers an answer may echo."""
     if answer is None or not answer.strip():
         return ["no answer given"]
     if len(answer) > MAX_ANSWER_CHARS:
@@ -57,10 +62,14 @@ def check_answer(answer: str | None, expected: Expectation) -> list[str]:
     said = Said(answer)
     spans, problem = expected.read(said)
     problems = [] if problem is None else [f"answer {answer!r} {problem}"]
-    extra = said.extra_chars(spans)
-    if extra > MAX_EXTRA_CHARS:
-        problems.append(f"answer {answer!r} holds {extra} letters and digits besides what it "
-                        f"states (at most {MAX_EXTRA_CHARS})")  # fmt: skip
+    rest = said.outside(spans)
+    asked = {n for text in question for n in _DIGITS.findall(unicodedata.normalize("NFKC", text))}
+    if stray := [n for n in _DIGITS.findall(rest) if n not in asked]:
+        problems.append(f"answer {answer!r} states other numbers too: {', '.join(stray)}")
+    words = sum(1 if ch.isascii() else 2 for ch in rest if ch.isalpha())
+    if words > MAX_EXTRA_WORDS:
+        problems.append(f"answer {answer!r} says too much besides the answer ({words} letters, "
+                        f"Chinese characters counting 2; at most {MAX_EXTRA_WORDS})")  # fmt: skip
     return problems
 
 
@@ -294,6 +303,7 @@ class _Phrases(Values):
         for other in others:
             if form_of(other) not in mine:
                 self.groups.setdefault(other, (other,))
+        self.others = tuple(value for value in self.groups if value not in groups)
         super().__init__(groups, every=every)
 
     def mentions(self, said: Said) -> list[Mention]:
@@ -308,10 +318,10 @@ class Text(_Phrases):
     def __init__(
         self, forms: Iterable[str], *, others: Iterable[str] = (), what: str = "name"
     ) -> None:
-        spellings = tuple(forms)
-        if not spellings:
+        self.forms = tuple(forms)
+        if not self.forms:
             raise ValueError("Text needs the expected value")
-        super().__init__({spellings[0]: spellings}, others, every=False, what=what)
+        super().__init__({self.forms[0]: self.forms}, others, every=False, what=what)
 
 
 class TextSet(_Phrases):
@@ -320,7 +330,8 @@ class TextSet(_Phrases):
     def __init__(
         self, names: Iterable[str], *, others: Iterable[str] = (), what: str = "name"
     ) -> None:
-        super().__init__({n: (n,) for n in names}, others, every=True, what=what)
+        self.names = tuple(dict.fromkeys(names))
+        super().__init__({n: (n,) for n in self.names}, others, every=True, what=what)
 
 
 # -- mentions in content (notes, messages), not answers ---------------------------------------

@@ -67,7 +67,9 @@ class TaskTemplate:
 
     def answer_problems(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         """For answer tasks: what is wrong with `answer` ([] = right)."""
-        return check_answer(answer, self.expected_answer(diff, params))
+        asked = self.instruction(params)
+        expected = self.expected_answer(diff, params)
+        return check_answer(answer, expected, question=(asked.zh, asked.en))
 
     def wrong_answer(self, params: Params) -> str | None:
         """For answer tasks: a plausible but wrong answer (a near miss the verifier rejects)."""

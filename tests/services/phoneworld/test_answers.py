@@ -1,0 +1,225 @@
+"""Answer checking for question-answer tasks: an answer states exactly one value of the kind
+asked, in any natural form, and nothing that looks like a list or a copy of the screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from phonebuddy.phoneworld.tasks.answers import (
+    MAX_ANSWER_CHARS,
+    ClockTime,
+    ClockTimes,
+    Date,
+    Expectation,
+    Money,
+    Number,
+    Text,
+    TextSet,
+    Together,
+    YesNo,
+    check_answer,
+    dashed_code,
+    digit_code,
+    phone_number,
+    train_number,
+    wechat_id,
+)
+from phonebuddy.phoneworld.world import World
+
+
+def passes(answer: str | None, expected: Expectation, *question: str) -> bool:
+    return check_answer(answer, expected, question=question) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["5", "５", "5条", "共5条", "一共有5条备忘录", "五", "五条", "有五条", "There are 5 notes",
+     "5 notes", "five", "答案是5。"],
+)  # fmt: skip
+def test_a_count_in_its_natural_forms_passes(answer: str) -> None:
+    assert passes(answer, Number(5, unit="条"))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["4、5、6", "5 or 6", "0 1 2 3 4 5 6 7 8 9", "6", "5月3日有5条", "共5条（09:00）", "五六条"],
+)
+def test_a_count_among_other_numbers_or_a_wrong_count_fails(answer: str) -> None:
+    assert not passes(answer, Number(5))
+
+
+def test_numerals_inside_words_are_not_numbers(world: World) -> None:
+    product = next(p["name"] for p in world.content("com.pw.shop")["products"] if "四" in p["name"])
+    assert not passes(product, Number(4))  # a product name with 四 (e.g. 纯棉四件套) is not 4
+    for answer in ("周五", "星期五", "下周五", "礼拜五"):  # Friday is not 5
+        assert not passes(answer, Number(5)), answer
+    for answer in ("李四", "毛巾三条装", "iPhone15", "G1234", "SM-S9180"):
+        assert not passes(answer, Number(int("".join(c for c in answer if c.isdigit()) or 0)))
+        assert not passes(answer, Number(4))
+        assert not passes(answer, Number(3))
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [("-3°C", Number(-3)), ("零下3度", Number(-3)), ("零下三度", Number(-3)),
+     ("二十五度", Number(25)), ("25℃", Number(25)), ("50%", Number(50)),
+     ("亮度百分之五十", Number(50)),
+     ("8 GB", Number(8)), ("55.4 GB", Number(55.4)), ("AQI 45", Number(45)),
+     ("晚8小时", Number(8, signed=False)), ("-8", Number(8, signed=False)),
+     ("两个半小时", Number(2.5)), ("2.5小时", Number(2.5)), ("2小时30分", Number(2.5))],
+)  # fmt: skip
+def test_quantities_with_units_and_signs(answer: str, expected: Number) -> None:
+    assert passes(answer, expected)
+
+
+def test_a_signed_quantity_keeps_its_sign() -> None:
+    assert not passes("3°C", Number(-3))
+    assert not passes("-8", Number(8))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["¥12.50", "￥12.5", "12.5元", "12.50 yuan", "RMB 12.50", "十二块五", "12块5", "12元5角",
+     "It costs ¥12.50.", "一共12.5块"],
+)  # fmt: skip
+def test_money_in_its_natural_forms_passes(answer: str) -> None:
+    assert passes(answer, Money(12.5))
+
+
+def test_money_with_thousands_and_a_choice_of_amounts() -> None:
+    assert passes("¥1,234.56", Money(1234.56))
+    assert passes("¥15", Money(15, 20))
+    assert passes("20元", Money(15, 20))
+    assert not passes("¥15 或 ¥20", Money(15, 20))
+    assert not passes("¥12.50、¥13.50", Money(12.5))
+    assert not passes("12.4元", Money(12.5))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["15:05", "15：05", "3:05 PM", "3:05pm", "下午3点05分", "下午三点零五分", "15点05分", "15时5分",
+     "It is at 3:05 p.m."],
+)  # fmt: skip
+def test_a_time_in_its_natural_forms_passes(answer: str) -> None:
+    assert passes(answer, ClockTime(15, 5))
+
+
+def test_times_read_their_period_and_halves() -> None:
+    assert passes("三点半", ClockTime(3, 30))
+    assert passes("下午6点半", ClockTime(18, 30))
+    assert passes("12 am", ClockTime(0, 0))
+    assert passes("中午1点", ClockTime(13, 0))
+    assert passes("7点一刻", ClockTime(7, 15))
+    assert passes("6 o'clock", ClockTime(6, 0))
+    assert not passes("3:05", ClockTime(15, 5))  # 03:05 is another time
+    assert not passes("15:05-16:05", ClockTime(15, 5))
+    assert not passes(" ".join(f"{h}点" for h in range(24)), ClockTime(15, 0))
+
+
+def test_showtimes_must_be_exactly_the_listed_ones() -> None:
+    shows = ClockTimes([(10, 0), (14, 30)])
+    assert passes("10:00、14:30", shows)
+    assert passes("14:30 and 10:00", shows)
+    assert not passes("10:00", shows)
+    assert not passes("10:00、14:30、19:00", shows)
+
+
+def test_a_date_and_a_time_together() -> None:
+    meeting = Together(Date(5, 3), ClockTime(14, 0))
+    for answer in ("5月3日 14:00", "5月3号下午2点", "5/3 14:00", "May 3 at 2 pm", "3rd May, 14:00"):
+        assert passes(answer, meeting), answer
+    for answer in ("5月3日", "14:00", "5月3日或5月4日 14:00", "5月3日 14:00 15:00", "5月4日 14:00"):
+        assert not passes(answer, meeting), answer
+
+
+def test_a_train_and_its_departure() -> None:
+    train = Together(train_number("G1234"), ClockTime(8, 5))
+    assert passes("G1234，08:05 发车", train)
+    assert passes("g1234 早上8点05分", train)
+    assert not passes("G1234、G1235，08:05", train)
+    assert passes("G1234", train_number("G1234"))
+    assert not passes("G12345", train_number("G1234"))
+
+
+@pytest.mark.parametrize(
+    ("expected", "right", "wrong"),
+    [(YesNo(True),
+      ["会下雨", "会", "会，有小雨", "有雷阵雨", "没错，会下雨", "Yes", "It will rain."],
+      ["不会", "不会下雨", "会下雨，不会", "可能会下雨", "不知道", "yes or no", "小雨"]),
+     (YesNo(False), ["不会", "不会下雨", "不下雨", "没有雨", "No", "No, it won't rain.", "无雨"],
+      ["无锡会下雨", "没错，会下雨", "会下雨，不会", "不确定", "maybe not", "晴"])],
+)  # fmt: skip
+def test_yes_or_no_takes_exactly_one_polarity(
+    expected: YesNo, right: list[str], wrong: list[str]
+) -> None:
+    assert [a for a in right if not passes(a, expected)] == []
+    assert [a for a in wrong if passes(a, expected)] == []
+
+
+def test_codes_and_numbers_are_whole_tokens() -> None:
+    assert passes("验证码是482913", digit_code("482913"))
+    assert not passes("482913 593024", digit_code("482913"))
+    assert not passes("4829134", digit_code("482913"))
+    assert passes("尾号6217", digit_code("6217"))
+    assert passes("**** 6217", digit_code("6217"))
+    assert passes("8-4-8181", dashed_code("8-4-8181"))
+    assert passes("8－4－8181", dashed_code("8-4-8181"))
+    assert not passes("8-4-8181、1-5-6995", dashed_code("8-4-8181"))
+    phone = phone_number("13812345678")
+    assert passes("138 1234 5678", phone)
+    assert passes("+86 138-1234-5678", phone)
+    assert not passes("13812345678、13912345678", phone)
+    assert passes("His WeChat ID is kevin_1192", wechat_id("kevin_1192"))
+    assert not passes("kevin_1192 kevin_1193", wechat_id("kevin_1192"))
+    assert not passes("kevin_11920", wechat_id("kevin_1192"))
+
+
+def test_a_name_passes_in_its_forms_and_in_a_short_sentence() -> None:
+    caller = Text(["张伟", "zhang wei", "wei zhang"], others=["李娜", "王芳", "张伟明"])
+    for answer in (
+        "张伟",
+        "Zhang Wei",
+        "WEI ZHANG",
+        "是张伟。",
+        "最近打给我的是张伟",
+        "It was Zhang Wei.",
+    ):
+        assert passes(answer, caller), answer
+    for answer in ("张伟、李娜", "李娜 王芳 张伟", "张伟明", "王芳", "zhang weiming", "张"):
+        assert not passes(answer, caller), answer
+
+
+def test_a_name_from_a_synonym_list_and_its_hedges() -> None:
+    shipped = Text(["待收货", "已发货", "shipped"], others=["待发货", "not shipped", "已完成"])
+    assert passes("已发货", shipped)
+    assert passes("Shipped.", shipped)
+    assert not passes("not shipped", shipped)
+    assert not passes("已发货或已完成", shipped)
+
+
+def test_a_list_of_names_must_be_exactly_the_right_ones() -> None:
+    day = TextSet(["部门团建", "看牙医"], others=["周会", "健身"])
+    assert passes("部门团建、看牙医", day)
+    assert passes("有看牙医和部门团建", day)
+    assert not passes("部门团建", day)
+    assert not passes("部门团建、看牙医、周会", day)
+
+
+def test_no_answer_a_long_answer_or_copied_text_fails() -> None:
+    assert check_answer(None, Number(5)) == ["no answer given"]
+    assert not passes("   ", Number(5))
+    assert not passes("5" + " " * MAX_ANSWER_CHARS, Number(5))
+    # the status bar's time and battery are numbers the answer was not asked for
+    assert not passes("张伟 09:00 Wi-Fi 88%", Text(["张伟"]))
+    # words: a short sentence is fine, a screen's worth is not
+    assert passes("最近一次给我打电话的是张伟", Text(["张伟"]))
+    assert not passes(
+        "联系人详情 张伟 呼叫 信息 手机 公司 星河科技 群组 同事 设置 编辑", Text(["张伟"])
+    )
+
+
+def test_numbers_from_the_question_may_be_echoed() -> None:
+    question = "车牌沪A·D12345现在要交多少停车费？"
+    assert passes("沪A·D12345要交15元", Money(15), question)
+    assert not passes("沪A·D12345要交15元", Money(15))
+    assert not passes("沪A·D12345要交15元，12345", Money(15), "another question")

@@ -1,0 +1,306 @@
+"""Every question-answer template on several seeds, judged by its own verifier after the oracle
+has played: the exact answer and its natural variants (units, currencies, Chinese numerals,
+12- and 24-hour times, zh and en names, short sentences) pass; an answer listing candidates
+that include the right one fails, and so does the right value buried in copied screen text.
+An RL policy must not be able to earn the reward by dumping lists."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import pytest
+
+from phonebuddy.phoneworld.device import Device
+from phonebuddy.phoneworld.state import Doc
+from phonebuddy.phoneworld.tasks.answers import (
+    ClockTime,
+    ClockTimes,
+    Date,
+    Expectation,
+    Money,
+    Number,
+    Text,
+    TextSet,
+    Together,
+    Token,
+    YesNo,
+)
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.runner import (
+    evaluate,
+    ignorable_paths,
+    instantiate,
+    run_oracle,
+    start,
+)
+from phonebuddy.phoneworld.tasks.suites import suite_templates
+from phonebuddy.phoneworld.world import default_world
+
+SEEDS = (0, 1, 2, 3, 4)
+QA = suite_templates("qa")
+CASES = [(t, seed) for t in QA for seed in SEEDS]
+IDS = [f"{t.id}-{seed}" for t, seed in CASES]
+CN = "零一二三四五六七八九"
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")  # fmt: skip
+FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+STATUS_BAR = re.compile(r"Wi-Fi \d+%")
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A template played by its oracle: the start and end states, the oracle's answer, what
+    the answer must state, the texts on the last screen and the app's own among them (no
+    status bar)."""
+
+    template: TaskTemplate
+    params: Params
+    before: Doc
+    after: Doc
+    answer: str | None
+    expected: Expectation
+    screen: tuple[str, ...]
+    app_texts: tuple[str, ...]
+
+    def passes(self, answer: str | None) -> bool:
+        world = default_world(0)
+        return evaluate(world, self.template, self.params, self.before, self.after, answer).success
+
+
+@functools.cache
+def solved(template_id: str, seed: int) -> Solved:
+    world = default_world(0)
+    template = next(t for t in QA if t.id == template_id)
+    device = Device(world, device_id="qa")
+    instance = instantiate(template, world, seed)
+    before = start(device, instance)
+    _, answer = run_oracle(device, template, instance.params)
+    after = device.snapshot()
+    diff = StateDiff(before, after, ignorable=ignorable_paths(world, template))
+    nodes = [node for node in device.ui_tree().walk() if node.text]
+    screen = tuple(node.text for node in nodes)
+    app_texts = tuple(
+        node.text
+        for node in nodes
+        if not node.resource_id.startswith("com.android.systemui:")
+        and not STATUS_BAR.fullmatch(node.text)
+    )
+    expected = template.expected_answer(diff, instance.params)
+    return Solved(template, instance.params, before, after, answer, expected, screen, app_texts)
+
+
+# -- natural answers ----------------------------------------------------------------------------
+
+
+def chinese(n: int) -> str:
+    if n < 10:
+        return CN[n]
+    tens, ones = divmod(n, 10)
+    return f"{CN[tens] if tens > 1 else ''}十{CN[ones] if ones else ''}"
+
+
+def twelve_hour(hour: int, minute: int) -> str:
+    return f"{hour % 12 or 12}:{minute:02d} {'pm' if hour >= 12 else 'am'}"
+
+
+def spoken_zh(hour: int, minute: int) -> str:
+    period = "凌晨" if hour < 6 else "上午" if hour < 12 else "下午" if hour < 18 else "晚上"
+    rest = "" if minute == 0 else "半" if minute == 30 else f"{minute:02d}分"
+    return f"{period}{hour % 12 or 12}点{rest}"
+
+
+def number_forms(value: float, unit: str, *, money: bool) -> list[str]:
+    shown = f"{value:g}"
+    forms = [shown, f"{shown}{unit}", f"答案是{shown}{unit}", f"The answer is {shown}.",
+             shown.translate(FULL_WIDTH)]  # fmt: skip
+    if money:
+        forms += [f"¥{value:.2f}", f"{value:.2f}元", f"{value:,.2f} yuan", f"RMB {value:.2f}",
+                  f"It costs ¥{value:.2f}.", f"一共{shown}块"]  # fmt: skip
+        if round(value * 10) == value * 10 and value != int(value):
+            forms.append(f"{int(value)}块{round(value * 10) % 10}")
+    elif unit:
+        forms += [f"共{shown}{unit}", f"There are {shown}{unit.strip()} in all."]
+    else:
+        forms.append(f"是{shown}")
+    if value == int(value) and 0 <= value < 100 and not money:
+        forms += [chinese(int(value)), f"有{chinese(int(value))}{unit}"]
+    if value != int(value) and value * 2 == int(value * 2) and unit == "小时":
+        forms.append(f"{int(value)}个半小时")
+    return forms
+
+
+def clock_forms(hour: int, minute: int) -> list[str]:
+    return [f"{hour:02d}:{minute:02d}", f"{hour}:{minute:02d}", twelve_hour(hour, minute),
+            spoken_zh(hour, minute), f"是{hour:02d}:{minute:02d}",
+            f"It is at {twelve_hour(hour, minute).upper()}."]  # fmt: skip
+
+
+def natural_answers(expected: Expectation) -> list[str]:
+    match expected:
+        case Together(parts=(Date() as date, ClockTime() as clock)):
+            ((month, day),) = date.accepted
+            ((hour, minute),) = clock.accepted
+            return [
+                f"{month}月{day}日 {hour:02d}:{minute:02d}",
+                f"{month}/{day} {spoken_zh(hour, minute)}",
+                f"{MONTHS[month - 1]} {day} at {twelve_hour(hour, minute)}",
+            ]
+        case Together(parts=(Token() as train, ClockTime() as clock)):
+            (number,) = train.accepted
+            ((hour, minute),) = clock.accepted
+            return [
+                f"{number}，{hour:02d}:{minute:02d} 发车",
+                f"{number.lower()} {spoken_zh(hour, minute)}开",
+                f"Train {number}, leaving at {twelve_hour(hour, minute)}",
+            ]
+        case Date():
+            ((month, day),) = expected.accepted
+            return [f"{month}月{day}日", f"{month}/{day}", f"{MONTHS[month - 1]} {day}"]
+        case ClockTimes():
+            times = [f"{h:02d}:{m:02d}" for h, m in sorted(expected.accepted)]  # type: ignore[misc]
+            return ["、".join(times), ", ".join(times), f"有{'和'.join(times)}这几场"]
+        case ClockTime():
+            ((hour, minute),) = expected.accepted
+            return clock_forms(hour, minute)
+        case Money():
+            return [f for value in expected.accepted for f in number_forms(value, "元", money=True)]
+        case Number():
+            return [
+                f for v in expected.accepted for f in number_forms(v, expected.unit, money=False)
+            ]
+        case YesNo():
+            if True in expected.accepted:
+                return ["会下雨", "会", "会，有小雨", "Yes, it will rain."]
+            return ["不会下雨", "不会", "不会，是晴天", "No, it won't rain."]
+        case Token():
+            (value,) = expected.accepted
+            forms = [value, f"是{value}", f"答案：{value}。", f"It is {value}."]
+            if expected.what == "phone number":
+                forms += [f"{value[:3]} {value[3:7]} {value[7:]}", f"+86 {value}"]
+            return forms
+        case TextSet():
+            names = expected.names
+            return [
+                "、".join(names),
+                "，".join(names),
+                " and ".join(names),
+                f"有{'和'.join(names)}",
+            ]
+        case Text():
+            return [*expected.forms, f"是{expected.forms[0]}", f"答案是：{expected.forms[-1]}。",
+                    f"The answer is {expected.forms[-1]}."]  # fmt: skip
+    raise AssertionError(f"no natural answers for {expected!r}")
+
+
+# -- lists of candidates ------------------------------------------------------------------------
+
+TIME = re.compile(r"\d{1,2}:\d{2}")
+
+
+def candidate_lists(expected: Expectation, screen: tuple[str, ...]) -> list[str]:
+    """Answers that state the right value among others of its kind."""
+    on_screen = sorted({t for text in screen for t in TIME.findall(text)})
+    match expected:
+        case Together(parts=(first, second)):
+            (right,) = natural_answers(second)[:1]
+            return [f"{lst} {right}" for lst in candidate_lists(first, screen)[1:]] + [
+                f"{natural_answers(first)[0]} {lst}" for lst in candidate_lists(second, screen)[1:]
+            ]
+        case Date():
+            ((month, day),) = expected.accepted
+            return [
+                "",
+                f"{month}月{day}日、{month}月{day % 28 + 1}日",
+                f"{month % 12 + 1}/{day} {month}/{day}",
+            ]
+        case ClockTimes():
+            times = [f"{h:02d}:{m:02d}" for h, m in sorted(expected.accepted)]  # type: ignore[misc]
+            extra = next(f"{h:02d}:30" for h in range(24) if f"{h:02d}:30" not in times)
+            return [" ".join(on_screen + times), "、".join([*times, extra])]
+        case ClockTime():
+            ((hour, minute),) = expected.accepted
+            right = f"{hour:02d}:{minute:02d}"
+            return [" ".join([*on_screen, right]), f"{right}、{(hour + 1) % 24:02d}:{minute:02d}",
+                    " ".join(f"{h}点" for h in range(24))]  # fmt: skip
+        case Number():
+            (value, *_) = sorted(expected.accepted)
+            shown = f"¥{value:.2f}" if isinstance(expected, Money) else f"{value:g}"
+            nearby = [f"{value - 1:g}", shown, f"{value + 1:g}"]
+            return [" ".join(map(str, range(301))), "、".join(nearby), f"{shown} 或 {value + 10:g}"]
+        case YesNo():
+            return ["会下雨，不会", "yes or no", "可能会下雨"]
+        case Token():
+            (value,) = expected.accepted
+            other = value[:-1] + ("1" if value[-1] != "1" else "2")
+            return [f"{value} {other}", f"{other}、{value}"]
+        case TextSet():
+            names = list(expected.names)
+            return [
+                "、".join([*names, *expected.others[:1]]),
+                "、".join([*expected.others[:3], *names]),
+            ]
+        case Text():
+            return [f"{expected.forms[0]}、{expected.others[0]}",
+                    " ".join([*expected.others[:2], expected.forms[0]]),
+                    " ".join(dict.fromkeys(screen))]  # fmt: skip
+    raise AssertionError(f"no candidate lists for {expected!r}")
+
+
+def buried(answer: str, screen: tuple[str, ...]) -> str:
+    """The answer among the screen's texts around it, copied as one string of <= 200 chars."""
+    at = next((i for i, text in enumerate(screen) if answer in text), len(screen) // 2)
+    left, right = list(screen[:at]), list(screen[at + 1 :])
+    window = [answer]
+    while left or right:
+        grown = [left[-1], *window] if left else window
+        grown = [*grown, right[0]] if right else grown
+        if len(" ".join(grown)) > 200:
+            break
+        window = grown
+        left, right = left[:-1], right[1:]
+    return " ".join(window)
+
+
+# -- the tests ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("template", "seed"), CASES, ids=IDS)
+def test_exact_and_natural_answers_pass(template: TaskTemplate, seed: int) -> None:
+    done = solved(template.id, seed)
+    assert done.passes(done.answer), (done.answer, done.expected)
+    rejected = [a for a in natural_answers(done.expected) if not done.passes(a)]
+    assert not rejected, (done.expected, rejected)
+
+
+@pytest.mark.parametrize(("template", "seed"), CASES, ids=IDS)
+def test_candidate_lists_with_the_right_value_fail(template: TaskTemplate, seed: int) -> None:
+    done = solved(template.id, seed)
+    lists = candidate_lists(done.expected, done.screen)
+    # The dump from the issue: every integer 0-300, every time and every string on screen.
+    times = sorted({t for text in done.screen for t in TIME.findall(text)})
+    lists.append(" ".join([*map(str, range(301)), *times, *done.screen]))
+    accepted = [a for a in lists if done.passes(a)]
+    assert not accepted, (done.expected, accepted)
+
+
+@pytest.mark.parametrize(("template", "seed"), CASES, ids=IDS)
+def test_the_right_value_in_copied_screen_text_fails(template: TaskTemplate, seed: int) -> None:
+    done = solved(template.id, seed)
+    assert done.answer
+    copies = [" ".join(done.screen), buried(done.answer, done.screen)]
+    # Without the status bar too, unless the app shows nothing but a title and the value
+    # ('截图 共 10 张照片', a note's title and text): then its text is a fair answer.
+    if len(done.app_texts) > 2:
+        copies += [" ".join(done.app_texts), buried(done.answer, done.app_texts)]
+    accepted = [a for a in copies if done.passes(a)]
+    assert not accepted, (done.expected, accepted)
+
+
+@pytest.mark.parametrize(("template", "seed"), CASES[::5], ids=IDS[::5])
+def test_idle_and_wrong_answers_fail(template: TaskTemplate, seed: int) -> None:
+    done = solved(template.id, seed)
+    for answer in (None, "", "   ", template.wrong_answer(done.params)):
+        assert not done.passes(answer), answer
