@@ -61,6 +61,7 @@ CASES: list[tuple[Action, ActionPlan]] = [
         ActionPlan("applied", (("input", "swipe", "863", "1200", "216", "1200", "300"),)),
     ),
     (Type(text="hi there"), ActionPlan("applied", (("input", "text", "hi%sthere"),))),
+    (Type(text="\t\x00"), ActionPlan("no_op", note="nothing to type")),
     (Key(text="enter"), ActionPlan("applied", (("input", "keyevent", "KEYCODE_ENTER"),))),
     (Key(text="KEYCODE_DEL"), ActionPlan("applied", (("input", "keyevent", "KEYCODE_DEL"),))),
     (Key(text="66"), ActionPlan("applied", (("input", "keyevent", "66"),))),

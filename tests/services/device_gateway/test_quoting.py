@@ -115,17 +115,23 @@ def test_type_commands_uses_input_text_for_ascii() -> None:
     assert shlex.split(line) == ["input", "text", "a;%srm%s-rf%s/%s&&%s$(reboot)%s'x\"%s\\"]
 
 
-def test_newlines_and_tabs_become_key_events() -> None:
-    assert type_commands("a b\nc\td") == [
+def test_line_breaks_are_enter_and_controls_are_not_typed() -> None:
+    """The shared rule (phonebuddy.protocol.text_entry): each line break, whatever its form,
+    is one Enter key event; tab, NUL and other controls send nothing."""
+    assert type_commands("a b\nc\td\r\n\x00e\u2029中\x85") == [
         ("input", "text", "a%sb"),
         ("input", "keyevent", "KEYCODE_ENTER"),
-        ("input", "text", "c"),
-        ("input", "keyevent", "KEYCODE_TAB"),
-        ("input", "text", "d"),
+        ("input", "text", "cd"),
+        ("input", "keyevent", "KEYCODE_ENTER"),
+        ("input", "text", "e"),
+        ("input", "keyevent", "KEYCODE_ENTER"),
+        ("am", "broadcast", "-a", "ADB_INPUT_B64", "--es", "msg", "5Lit"),
+        ("input", "keyevent", "KEYCODE_ENTER"),
     ]
+    assert type_commands("\t\x00\x1b\x7f\x9f\ufffe") == []
 
 
-@pytest.mark.parametrize("text", ["周末计划", "café", "emoji 🙂", "a\x1bb", "中文 and ASCII"])
+@pytest.mark.parametrize("text", ["周末计划", "café", "emoji 🙂", "中文 and ASCII"])
 def test_other_text_goes_whole_through_the_adb_keyboard(text: str) -> None:
     assert not can_use_input_text(text)
     [command] = type_commands(text)

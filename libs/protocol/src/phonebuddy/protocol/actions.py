@@ -110,6 +110,9 @@ class Swipe(_ActionBase):
 
 
 class Type(_ActionBase):
+    """Type into the focused field as a phone keyboard does (`phonebuddy.protocol.text_entry`):
+    a line break is the Enter key, control characters type nothing."""
+
     action: Literal["type"] = "type"
     text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
 

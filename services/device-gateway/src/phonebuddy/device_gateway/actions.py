@@ -40,6 +40,7 @@ SYSTEM_BUTTON_KEYCODES: dict[SystemButtonName, int] = {
     SystemButtonName.ENTER: 66,
 }
 HOME_KEYCODE = SYSTEM_BUTTON_KEYCODES[SystemButtonName.HOME]
+NOTHING_TO_TYPE = "nothing to type: the text holds only control characters"
 _PACKAGE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$")
 # A few well-known apps; `PHONEBUDDY_GATEWAY_APPS` adds to and overrides these.
 DEFAULT_APPS: dict[str, str] = {
@@ -136,7 +137,10 @@ def plan_action(action: Action, screen: ScreenSize, apps: AppTable) -> ActionPla
             argv = ("input", "swipe", str(x1), str(y1), str(x2), str(y2), str(SWIPE_MS))
             return ActionPlan("applied", (argv,))
         case Type(text=text):
-            return ActionPlan("applied", tuple(type_commands(text)))
+            commands = tuple(type_commands(text))
+            if not commands:
+                return ActionPlan("no_op", note=NOTHING_TO_TYPE)
+            return ActionPlan("applied", commands)
         case Key(text=name):
             return ActionPlan("applied", (("input", "keyevent", keycode_argument(name)),))
         case SystemButton(button=button):

@@ -5,6 +5,10 @@ device's POSIX shell (`sh -c` in adbd), so text from a model only ever arrives a
 and never as shell syntax. `input text` then has one special sequence of its own, `%s`, which
 it types as a space; spaces are sent as `%s` and a literal `%` followed by `s` is split across
 two `input text` calls so that nothing the model typed is reinterpreted.
+
+What typing does is the rule every source shares, `phonebuddy.protocol.text_entry`: a line
+break is the Enter key, control characters are not typed. PhoneWorld applies the same rule,
+so one text leaves the same field contents on a real phone and on a simulated one.
 """
 
 from __future__ import annotations
@@ -13,12 +17,14 @@ import base64
 import re
 from collections.abc import Sequence
 
+from phonebuddy.protocol.text_entry import ENTER, keystrokes
+
 Argv = tuple[str, ...]
 """One command as its argument list, before quoting."""
 
 _SAFE = re.compile(r"[A-Za-z0-9_@%+=:,./-]+")
 _INPUT_TEXT_CHARS = frozenset(chr(code) for code in range(0x20, 0x7F))
-_LINE_KEYS = {"\n": "KEYCODE_ENTER", "\t": "KEYCODE_TAB"}
+ENTER_KEY: Argv = ("input", "keyevent", "KEYCODE_ENTER")
 ADB_KEYBOARD_ACTION = "ADB_INPUT_B64"
 # Old adbd takes service names of at most 4 KiB: keep every command well below.
 MAX_TEXT_PER_COMMAND = 500
@@ -50,9 +56,9 @@ def command_line(argv: Sequence[str]) -> str:
 
 
 def can_use_input_text(text: str) -> bool:
-    """Whether `input text` (plus Enter/Tab key events) can type `text`: printable ASCII,
-    newlines and tabs only. Anything else goes through the ADBKeyboard broadcast."""
-    return all(ch in _INPUT_TEXT_CHARS or ch in _LINE_KEYS for ch in text)
+    """Whether `input text` can type `text`: printable ASCII only. Anything else goes through
+    the ADBKeyboard broadcast."""
+    return all(ch in _INPUT_TEXT_CHARS for ch in text)
 
 
 def input_text_chunks(text: str) -> list[str]:
@@ -79,30 +85,22 @@ def input_text_chunks(text: str) -> list[str]:
 
 
 def type_commands(text: str) -> list[Argv]:
-    """The commands that type `text` into the focused field.
-
-    Printable ASCII goes through `input text` (newlines and tabs as Enter and Tab key events);
-    any other text goes whole, base64-encoded, to the ADBKeyboard IME's broadcast.
-    """
-    if not text:
-        return []
-    if not can_use_input_text(text):
-        return [
-            ("am", "broadcast", "-a", ADB_KEYBOARD_ACTION, "--es", "msg", _base64(piece))
-            for piece in _pieces(text)
-        ]
+    """The commands that type `text` into the focused field, keystroke by keystroke
+    (`text_entry.keystrokes`): each line break an Enter key event (a new line in a multi-line
+    field, the field's action in a single-line one), control characters nothing. A run of
+    printable ASCII goes through `input text`, any other run whole, base64-encoded, to the
+    ADBKeyboard IME's broadcast. No commands when nothing in `text` can be typed."""
     commands: list[Argv] = []
-    line: list[str] = []
-    for ch in text:
-        if ch in _LINE_KEYS:
-            if line:
-                commands.extend(("input", "text", c) for c in input_text_chunks("".join(line)))
-                line = []
-            commands.append(("input", "keyevent", _LINE_KEYS[ch]))
+    for stroke in keystrokes(text):
+        if stroke == ENTER:
+            commands.append(ENTER_KEY)
+        elif can_use_input_text(stroke):
+            commands.extend(("input", "text", chunk) for chunk in input_text_chunks(stroke))
         else:
-            line.append(ch)
-    if line:
-        commands.extend(("input", "text", c) for c in input_text_chunks("".join(line)))
+            commands.extend(
+                ("am", "broadcast", "-a", ADB_KEYBOARD_ACTION, "--es", "msg", _base64(piece))
+                for piece in _pieces(stroke)
+            )
     return commands
 
 

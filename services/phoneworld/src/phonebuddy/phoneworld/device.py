@@ -33,6 +33,7 @@ from phonebuddy.protocol import (
     Type,
     UINode,
     Wait,
+    text_entry,
     to_pixels,
 )
 
@@ -404,9 +405,61 @@ class Device:
         return self.top_entry(self.foreground), focus["field"]
 
     def type_text(self, text: str) -> ActResult:
+        """Type as a phone keyboard does (`phonebuddy.protocol.text_entry`): a line break is the
+        Enter key, control characters type nothing. Keys after Enter go to whatever field has
+        focus then; with none, they are lost."""
+        self._focused()  # no field, no typing
+        strokes = text_entry.keystrokes(text)
+        if not strokes:
+            raise NoOp("nothing to type: the text holds only control characters")
+        applied: list[str] = []
+        missed: list[str] = []
+        for stroke in strokes:
+            try:
+                if stroke == text_entry.ENTER:
+                    applied.append(self._enter_while_typing().note)
+                else:
+                    applied.append(self._insert(stroke).note)
+            except NoOp as no_op:
+                missed.append(no_op.reason)
+            self._changed()  # the next key sees the screen this one left
+        if not applied:
+            raise NoOp(missed[0])
+        return ActResult("applied", "; ".join(dict.fromkeys(applied + missed)))
+
+    def _insert(self, text: str) -> ActResult:
         entry, field_name = self._focused()
         entry["fields"][field_name] = str(entry["fields"].get(field_name, "")) + text
         return ActResult("applied", f"typed into {field_name}")
+
+    def _enter_while_typing(self) -> ActResult:
+        """Enter inside typed text: a key press of its own, so a no-op rolls its handler back."""
+        saved = (clone(self.state["os"]), clone(self.state["apps"]))
+        try:
+            return self.press_enter()
+        except NoOp:
+            self.state["os"], self.state["apps"] = saved
+            raise
+
+    def press_enter(self) -> ActResult:
+        """The Enter key: a new line in a multi-line field, the action (submit) of a single-line
+        one, as in Android's EditText."""
+        if self._focused_is_multiline():
+            return self._insert(text_entry.ENTER)
+        return self.submit_focused()
+
+    def paste(self, text: str) -> ActResult:
+        """Paste `text` whole into the focused field (no Enter presses): a single-line field
+        gets its line breaks as spaces."""
+        pasted = text_entry.normalize(text)
+        if not self._focused_is_multiline():
+            pasted = pasted.replace(text_entry.ENTER, " ")
+        if not pasted:
+            raise NoOp("nothing to paste")
+        return self._insert(pasted)
+
+    def _focused_is_multiline(self) -> bool:
+        return any(n.focused and n.multiline for n in self.layout().walk())
 
     def _key(self, name: str) -> ActResult:
         if name in ("DEL", "BACKSPACE", "DELETE"):
@@ -447,7 +500,7 @@ class Device:
             ui["focus"] = None
             return ActResult("applied", "recent apps")
         if button is SystemButtonName.ENTER:
-            return self.submit_focused()
+            return self.press_enter()
         return self._back()
 
     def _back(self) -> ActResult:

@@ -29,7 +29,7 @@ def _delete(it: Interaction) -> None:
 
 
 def _enter(it: Interaction) -> None:
-    it.device.submit_focused()
+    it.device.press_enter()
 
 
 def _hide(it: Interaction) -> None:

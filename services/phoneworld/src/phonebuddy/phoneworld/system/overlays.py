@@ -206,7 +206,7 @@ def _copy(text: str) -> Handler:
 
 def _paste(it: Interaction) -> None:
     it.device.state["ui"]["overlay"] = None
-    it.device.type_text(it.device.state["os"]["clipboard"])
+    it.device.paste(it.device.state["os"]["clipboard"])
 
 
 def _text_menu(overlay: dict[str, Any]) -> BottomSheet:

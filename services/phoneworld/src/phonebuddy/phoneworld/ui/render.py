@@ -11,11 +11,11 @@ import io
 from typing import Literal
 
 from PIL import Image, ImageDraw
+from PIL.ImageFont import FreeTypeFont
 
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.icons import draw_icon
-from phonebuddy.phoneworld.ui.text import line_height
-from phonebuddy.phoneworld.ui.theme import font
+from phonebuddy.phoneworld.ui.text import laid_out, line_height
 from phonebuddy.phoneworld.ui.widgets import Node
 from phonebuddy.protocol import ScreenSize
 
@@ -26,14 +26,18 @@ _CENTERED_KINDS = frozenset(
 _DIM = [v * 45 // 100 for v in range(256)] * 3
 
 
+def _mask(face: FreeTypeFont, line: str) -> tuple[Image.Image, int]:
+    left, top, right, bottom = face.getbbox(line)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), line, font=face, fill=255)
+    return mask, top
+
+
 @functools.lru_cache(maxsize=8192)
 def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int]:
-    """The text as an alpha mask, and the mask's vertical offset from the line's top."""
-    face = font(size, bold)
-    left, top, right, bottom = face.getbbox(text)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255)
-    return mask, top
+    """The text as an alpha mask, and the mask's vertical offset from the line's top (any
+    string: see `ui.text.laid_out`)."""
+    return laid_out(text, size, bold, _mask, (Image.new("L", (1, 1), 0), 0))
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, node: Node) -> None:

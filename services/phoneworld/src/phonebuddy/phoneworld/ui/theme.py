@@ -39,12 +39,17 @@ class FontNotFoundError(RuntimeError):
 
 
 @functools.cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+def font(size: int, bold: bool = False, *, basic: bool = False) -> ImageFont.FreeTypeFont:
+    """The UI font; `basic` lays text out without shaping or bidi (raqm), a fallback that
+    cannot refuse a string."""
     name = _FONT_FILES[bold]
+    engine = ImageFont.Layout.BASIC if basic else None
     for folder in _FONT_DIRS:
         path = folder / name
         if path.exists():
-            return ImageFont.truetype(str(path), size, index=_SIMPLIFIED_CHINESE_INDEX)
+            return ImageFont.truetype(
+                str(path), size, index=_SIMPLIFIED_CHINESE_INDEX, layout_engine=engine
+            )
     raise FontNotFoundError(name)
 
 

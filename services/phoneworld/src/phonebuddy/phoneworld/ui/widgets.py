@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from phonebuddy.phoneworld.ui import theme
-from phonebuddy.phoneworld.ui.text import line_height, text_width, wrap
+from phonebuddy.phoneworld.ui.text import line_height, one_line, text_width, wrap
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ class Node:
     clickable: bool = False
     focusable: bool = False
     focused: bool = False
+    multiline: bool = False  # a text field where Enter starts a new line
     checkable: bool = False
     checked: bool = False
     selected: bool = False
@@ -277,7 +278,10 @@ class TextField(Widget):
         focused = lc.focused_field == self.id
         shown = self.value or self.placeholder
         inner = width - 2 * lc.px(36)
-        lines = wrap(shown, lc.px(self.size), False, inner, 12 if self.multiline else 1)
+        if self.multiline:
+            lines = wrap(shown, lc.px(self.size), False, inner, 12)
+        else:  # a single-line field shows line breaks as spaces, as Android's does
+            lines = wrap(one_line(shown), lc.px(self.size), False, inner, 1)
         return make_node(
             "text_field",
             lc,
@@ -292,6 +296,7 @@ class TextField(Widget):
             clickable=True,
             focusable=True,
             focused=focused,
+            multiline=self.multiline,
             fill=theme.FIELD_BACKGROUND,
             outline=lc.theme.primary if focused else None,
             radius=lc.px(24),

@@ -118,9 +118,10 @@ def _adb_keyboard(phone: AdbPhone, intent: Intent) -> None:
         text = msg
     elif action == "ADB_INPUT_B64" and isinstance(msg, str):
         try:
-            text = base64.b64decode(msg, validate=True).decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError):
+            decoded = base64.b64decode(msg, validate=True)
+        except binascii.Error:
             return
+        text = decoded.decode("utf-8", errors="replace")  # Java's `new String(bytes, UTF_8)`
     elif action == "ADB_INPUT_CHARS" and isinstance(chars, list):
         codes = [c for c in chars if isinstance(c, int) and 0 <= c <= 0x10FFFF]
         text = "".join(map(chr, codes))
@@ -135,7 +136,7 @@ def _adb_keyboard(phone: AdbPhone, intent: Intent) -> None:
             if phone.act(Key(text="DEL")).effect != "applied":
                 break
     if text:
-        type_text(phone, text, newline_presses_enter=False)
+        type_text(phone, text, from_ime=True)
 
 
 def _am_broadcast(inv: Inv, intent: Intent) -> int:

@@ -9,10 +9,11 @@ command says nothing either way.
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING
 
 from phonebuddy.phoneworld.adb.keycodes import ALIASES, PRINTABLE, parse_keycode
-from phonebuddy.protocol import Click, Key, LongPress, Swipe, Type, from_pixels
+from phonebuddy.protocol import Click, Key, LongPress, Swipe, Type, from_pixels, text_entry
 from phonebuddy.protocol.actions import MAX_TEXT_CHARS, MAX_WAIT_S
 
 if TYPE_CHECKING:
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
     Inv = Invocation[AdbPhone]
 
+_KEY_EVENTS = {"\n": "ENTER", "\t": "TAB"}  # what the virtual keyboard sends for them
+_KEY_CHARS = re.compile("([\n\t])")
 LONG_PRESS_MS = 500
 TAP_SLOP_PX = 10  # a touch that moves less than this is a tap, as on Android (touch slop)
 DEFAULT_SWIPE_MS = 300
@@ -93,15 +96,19 @@ def gesture(
     phone.act(Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen)))
 
 
-def type_text(phone: AdbPhone, text: str, *, newline_presses_enter: bool = True) -> None:
-    """Type text into the focused field. From a keyboard (`input text`) a newline presses
-    Enter; an input method (ADBKeyboard) commits it as text."""
-    lines = text.split("\n") if newline_presses_enter else [text]
-    for index, line in enumerate(lines):
-        if index:
-            phone.act(Key(text="ENTER"))
-        for start in range(0, len(line), MAX_TEXT_CHARS):
-            phone.act(Type(text=line[start : start + MAX_TEXT_CHARS]))
+def type_text(phone: AdbPhone, text: str, *, from_ime: bool = False) -> None:
+    """Type text into the focused field. From the virtual keyboard (`input text`) a newline is
+    an Enter key event and a tab a Tab key event of their own. An input method (ADBKeyboard)
+    commits the text, which the device types by the rule every source shares
+    (`phonebuddy.protocol.text_entry`: a line break is Enter there too); bytes over ADB may
+    hold surrogate halves, which that rule joins or replaces before anything else sees them."""
+    runs = [text_entry.normalize(text)] if from_ime else _KEY_CHARS.split(text)
+    for run in runs:
+        if run in _KEY_EVENTS:
+            phone.act(Key(text=_KEY_EVENTS[run]))
+            continue
+        for start in range(0, len(run), MAX_TEXT_CHARS):
+            phone.act(Type(text=run[start : start + MAX_TEXT_CHARS]))
 
 
 def press_key(phone: AdbPhone, name: str) -> None:
