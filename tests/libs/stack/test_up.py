@@ -107,8 +107,13 @@ async def check_endpoints_answer(info: StackInfo) -> None:
             assert (await client.get("/readyz")).status_code == 200
 
 
-@pytest.mark.parametrize("store", ["s3", "local"])
-def test_up_starts_every_endpoint_and_ctrl_c_leaves_no_process(tmp_path: Path, store: str) -> None:
+@pytest.mark.parametrize(
+    ("store", "stop"),
+    [("s3", signal.SIGINT), ("local", signal.SIGHUP)],  # Ctrl-C; a closed terminal
+)
+def test_up_starts_every_endpoint_and_ctrl_c_or_hangup_leaves_no_process(
+    tmp_path: Path, store: str, stop: signal.Signals
+) -> None:
     home = tmp_path / "home"
     state_dir = tmp_path / "state"
     store_arg = "s3" if store == "s3" else f"local:{tmp_path / 'objects'}"
@@ -142,13 +147,13 @@ def test_up_starts_every_endpoint_and_ctrl_c_leaves_no_process(tmp_path: Path, s
         overall = json.loads(rollout.stdout)["overall"]
         assert (overall["episodes"], overall["successes"]) == (1, 1), rollout.stdout
     finally:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         _, stderr = process.communicate(timeout=60)
 
     assert process.returncode == 0, stderr
     assert "no process left behind" in stderr
     for pid in pids:
-        assert not Path(f"/proc/{pid}").exists(), f"process {pid} survived Ctrl-C"
+        assert not Path(f"/proc/{pid}").exists(), f"process {pid} survived {stop.name}"
     assert processes_mentioning(str(state_dir)) == []
     assert not (home / "stack.json").exists()
 

@@ -67,7 +67,8 @@ def up(
 async def _serve_stack(stack: LocalStack, *, as_json: bool) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    # Ctrl-C, a stop, or the terminal closing (SIGHUP): stop everything in order.
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(sig, stop.set)
     async with stack:
         info = stack.info()
