@@ -223,3 +223,8 @@ def test_numbers_from_the_question_may_be_echoed() -> None:
     assert passes("沪A·D12345要交15元", Money(15), question)
     assert not passes("沪A·D12345要交15元", Money(15))
     assert not passes("沪A·D12345要交15元，12345", Money(15), "another question")
+    # a number of the question is not a candidate: only the price counts
+    asked = "购物App里的“小米14”，512GB的话多少钱？"
+    assert passes("512GB版本¥5999", Money(5999), asked)
+    assert not passes("512GB版本¥5999", Money(5999))
+    assert not passes("512GB ¥5999 ¥6999", Money(5999), asked)

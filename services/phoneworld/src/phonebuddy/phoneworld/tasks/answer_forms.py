@@ -74,12 +74,19 @@ class Mention:
     span: Span
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 class Said:
     """An answer prepared for reading: `text` (NFKC, lower case) is what spans refer to;
-    `numeric` is `text` with Chinese numerals in number positions written in digits."""
+    `numeric` is `text` with Chinese numerals in number positions written in digits; `asked`
+    the digit strings of the question, which an answer may echo ('沪A·D12345要交15元')."""
 
-    def __init__(self, answer: str) -> None:
+    def __init__(self, answer: str, *, question: Iterable[str] = ()) -> None:
         self.text = _lower(unicodedata.normalize("NFKC", answer))
+        self.asked = frozenset(
+            n for text in question for n in _DIGITS.findall(unicodedata.normalize("NFKC", text))
+        )
         pieces: list[str] = []
         self._origin: list[Span] = []
         done = 0
@@ -108,6 +115,15 @@ class Said:
     def span_of(self, start: int, end: int) -> Span:
         """The span of `text` that `numeric[start:end]` was read from."""
         return self._origin[start][0], self._origin[end - 1][1]
+
+    def echoes(self, span: Span) -> bool:
+        """True if the digits in `span` all come from the question."""
+        digits = _DIGITS.findall(self.text[span[0] : span[1]])
+        return bool(digits) and all(d in self.asked for d in digits)
+
+    def stray_digits(self, spans: Iterable[Span]) -> list[str]:
+        """The numbers outside `spans` that the question does not have."""
+        return [n for n in _DIGITS.findall(self.outside(spans)) if n not in self.asked]
 
     def outside(self, spans: Iterable[Span]) -> str:
         """The answer's text with `spans` blanked out: what it says besides those values."""

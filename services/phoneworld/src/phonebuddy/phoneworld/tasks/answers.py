@@ -38,7 +38,6 @@ from phonebuddy.phoneworld.tasks.answer_forms import (
 
 MAX_ANSWER_CHARS = 200
 MAX_EXTRA_WORDS = 32
-_DIGITS = re.compile(r"\d+")
 
 
 class Expectation(ABC):
@@ -59,12 +58,11 @@ def check_answer(
         return ["no answer given"]
     if len(answer) > MAX_ANSWER_CHARS:
         return [f"the answer is {len(answer)} characters long (at most {MAX_ANSWER_CHARS})"]
-    said = Said(answer)
+    said = Said(answer, question=question)
     spans, problem = expected.read(said)
     problems = [] if problem is None else [f"answer {answer!r} {problem}"]
     rest = said.outside(spans)
-    asked = {n for text in question for n in _DIGITS.findall(unicodedata.normalize("NFKC", text))}
-    if stray := [n for n in _DIGITS.findall(rest) if n not in asked]:
+    if stray := said.stray_digits(spans):
         problems.append(f"answer {answer!r} states other numbers too: {', '.join(stray)}")
     words = sum(1 if ch.isascii() else 2 for ch in rest if ch.isalpha())
     if words > MAX_EXTRA_WORDS:
@@ -147,9 +145,12 @@ class Number(Values):
         super().__init__(round(v if signed else abs(v), 2) for v in accepted)
 
     def mentions(self, said: Said) -> list[Mention]:
-        if self.signed:
-            return said.numbers
-        return [Mention(abs(m.value), m.span) for m in said.numbers]  # type: ignore[arg-type]
+        """The numbers stated, but those echoing the question ('512GB版¥5999': 5999)."""
+        found = [
+            m if self.signed else Mention(abs(m.value), m.span)  # type: ignore[arg-type]
+            for m in said.numbers
+        ]
+        return [m for m in found if m.value in self.accepted or not said.echoes(m.span)]
 
     def show(self, value: Hashable) -> str:
         return f"{value:g}{self.unit}"
