@@ -12,12 +12,13 @@ from .conftest import observation
 SECRET_CENTS = 467847
 
 
-def _body(task: TaskSpec, *, teacher: bool) -> dict:
+async def _body(task: TaskSpec, *, teacher: bool) -> dict:
     endpoint = PolicyEndpoint(base_url="http://127.0.0.1:9/v1", teacher=teacher)
     screen = observation("start")
     prompt = build_prompt(task, [], screen)
-    client = PolicyClient(endpoint)
-    return client.request_body(prompt, {screen.frame.sha256: b"png"}, Sampling(), task=task, step=3)
+    async with PolicyClient(endpoint) as client:
+        frames = {screen.frame.sha256: b"png"}
+        return client.request_body(prompt, frames, Sampling(), task=task, step=3)
 
 
 def _question(task: TaskSpec) -> TaskSpec:
