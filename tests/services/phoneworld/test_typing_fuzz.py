@@ -24,7 +24,7 @@ from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.ui.render import render
 from phonebuddy.phoneworld.ui.text import laid_out, text_width, wrap
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Click, Type, Wait, from_pixels
+from phonebuddy.protocol import Click, LongPress, Type, Wait, from_pixels
 from phonebuddy.protocol.actions import MAX_TEXT_CHARS
 from phonebuddy.protocol.text_entry import normalize
 from phonebuddy.testing import AdbServer, free_port
@@ -166,6 +166,19 @@ def test_enter_in_a_single_line_field_runs_its_action(world: World) -> None:
     ]
 
 
+@pytest.mark.parametrize(("field", "pasted"), [(TITLE, "a b c"), (BODY, "a\nb\nc")])
+def test_paste_is_whole_text_and_never_presses_enter(world: World, field: str, pasted: str) -> None:
+    """Pasting a multi-line clipboard: a new line per break in a multi-line field, a space per
+    break in a single-line one; no Enter (nothing is submitted), no control characters."""
+    device = new_note(world)
+    device.state["os"]["clipboard"] = "a\r\nb\x00\u2029c"
+    device.act(tap(device, field))
+    [node] = device.ui_tree().find(resource_id=field)
+    device.act(LongPress(coordinate=from_pixels(node.bounds.center, device.screen)))
+    assert device.act(tap(device, "com.android.systemui:id/menu_paste")).effect == "applied"
+    assert field_text(device, field) == pasted
+
+
 def test_control_characters_alone_type_nothing(world: World) -> None:
     device = new_note(world)
     device.act(tap(device, TITLE))
@@ -247,7 +260,7 @@ def test_any_text_typed_over_adb_matches_the_nats_path(world: World, text: str, 
         max_size=12,
     )
 )
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 def test_surrogate_halves_over_adb_are_joined_or_replaced(world: World, halves: list[int]) -> None:
     """Code units sent one by one (ADB_INPUT_CHARS): a pair is its character, as in Java."""
     device = new_note(world)
