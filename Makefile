@@ -8,10 +8,10 @@ SETUP_INPUTS := infra/setup.sh constraints.txt requirements-dev.txt \
 	$(wildcard libs/*/pyproject.toml services/*/pyproject.toml training-jobs/*/pyproject.toml)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup fmt lint test test-slow bench up demo check clean
+.PHONY: help setup fmt lint test test-slow check-dists bench up demo check clean
 
 help: ## List the verbs
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 setup: ## Install system packages and every distribution into .venv (idempotent)
 	./infra/setup.sh
@@ -35,6 +35,9 @@ test: $(SETUP_STAMP) ## Run the default test suite (real servers, no GPU, no slo
 test-slow: $(SETUP_STAMP) ## Run only the slow tests
 	$(BIN)/pytest -m slow
 
+check-dists: $(SETUP_STAMP) ## Install each distribution alone in a fresh venv and import all of it
+	$(PY) infra/check_distributions.py
+
 bench: $(SETUP_STAMP) ## Run the benchmarks; each prints one JSON document
 	@for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
@@ -44,7 +47,7 @@ up: $(SETUP_STAMP) ## Start the local stack (NATS, S3, Prometheus) in the foregr
 demo: $(SETUP_STAMP) ## The main job on embedded defaults: local stack, teacher + tiny-model rollouts, viewer
 	$(BIN)/phonebuddy demo
 
-check: lint test ## What CI runs: lint, then the tests
+check: lint check-dists test ## What CI runs: lint, the distribution check, then the tests
 
 clean: ## Remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
