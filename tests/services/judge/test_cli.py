@@ -116,6 +116,7 @@ def test_the_judge_registers_its_command_and_its_place_in_the_local_stack() -> N
     assert command.load() is app
     (service,) = [e for e in entry_points(group="phonebuddy.stack") if e.name == "judge"]
     spec = service.load()
-    assert spec["args"] == ["judge", "serve"]
+    # It judges runs in the stack's store and, for `phonebuddy rollout --out DIR`, in your home.
+    assert spec["args"] == ["judge", "serve", "--store-root", "local:~"]
     assert spec["after"] == ["policy"]
     assert spec["name"] == "judge"
