@@ -1,4 +1,4 @@
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.ui.format import (
     full_time,
     local_date,

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, PHONE, format_phone
-from phonebuddy.phoneworld.device import SECONDS_PER_ACTION, Device
+from phonebuddy.phoneworld.clock import SECONDS_PER_ACTION
+from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.protocol import Action, CallTool
 

@@ -7,6 +7,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from phonebuddy.phoneworld.clock import EPOCH_START, SECONDS_PER_ACTION
 from phonebuddy.phoneworld.interaction import Interaction, NoOp
 from phonebuddy.phoneworld.state import Doc, clone
 from phonebuddy.phoneworld.system import shell
@@ -38,11 +39,6 @@ from phonebuddy.protocol import (
 )
 
 WALLET_PACKAGE = "com.pw.wallet"
-SECONDS_PER_ACTION = 3
-# 2026-03-16 09:00 Beijing time; every reset starts from here plus a seeded offset of days.
-EPOCH_START = int(
-    dt.datetime(2026, 3, 16, 9, 0, tzinfo=dt.timezone(dt.timedelta(hours=8))).timestamp()
-)
 DEFAULT_SCREEN = ScreenSize(width=1080, height=2400)
 ImageFormat = Literal["jpeg", "png"]
 

@@ -21,7 +21,7 @@ from phonebuddy.phoneworld.apps.food.content import (
     build_restaurants,
     phone_number,
 )
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.format import BEIJING, minute_of_day

@@ -26,7 +26,7 @@ from phonebuddy.phoneworld.apps.food.content import (
     TAGS,
     phone_number,
 )
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff

@@ -26,7 +26,7 @@ from phonebuddy.phoneworld.apps.contacts.app import (
     matches_query,
     roster,
 )
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.theme import AppTheme

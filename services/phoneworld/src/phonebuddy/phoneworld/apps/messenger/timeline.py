@@ -7,7 +7,7 @@ far shorter than a day, so the moment the episode began is recoverable from the 
 
 from __future__ import annotations
 
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.ui.format import local_time
 
 DAY = 86400

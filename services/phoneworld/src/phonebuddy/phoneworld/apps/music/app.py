@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from phonebuddy.phoneworld.app import App, Label, View, screen, tool
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color

@@ -25,7 +25,7 @@ from phonebuddy.phoneworld.apps.ride.content import (
     fare_cents,
     minutes_for,
 )
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.format import BEIJING, yuan_short

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 
 DAY = 86400
 

@@ -23,7 +23,7 @@ from phonebuddy.phoneworld.apps.travel.content import (
     route_key,
     seats_left,
 )
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.format import BEIJING, local_date, minute_of_day, yuan_short

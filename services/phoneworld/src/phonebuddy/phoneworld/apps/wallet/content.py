@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from phonebuddy.phoneworld.device import EPOCH_START
+from phonebuddy.phoneworld.clock import EPOCH_START
 
 DAY = 86400
 HISTORY_DAYS = 60
