@@ -1,0 +1,73 @@
+"""Per-step training metrics: JSON lines (stdout and the job's folder), Prometheus on rank 0.
+
+Gauges are `phonebuddy_train_<what>` with a `kind` label (sft, rl): loss, grad norm, learning
+rate, tokens per second, packing utilization, examples and tokens seen, the step itself.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from prometheus_client import start_http_server
+
+from phonebuddy.telemetry import ServiceMetrics
+
+GAUGES: dict[str, str] = {
+    "step": "the last finished optimizer step",
+    "loss": "mean token loss of the last step",
+    "grad_norm": "gradient norm of the last step, before clipping",
+    "lr": "learning rate of the last step",
+    "tokens_per_second": "real (packed) tokens processed per second in the last step",
+    "utilization": "real tokens / row capacity of the last step's rows",
+    "examples_seen": "examples trained on so far",
+    "tokens_seen": "real tokens trained on so far",
+    "val_loss": "mean token loss on the validation split at the last evaluation",
+}
+
+
+class TrainMetrics:
+    def __init__(
+        self,
+        kind: str,
+        *,
+        stream: TextIO | None = None,
+        sink: Callable[[list[str]], None] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.stream = stream if stream is not None else sys.stdout
+        self.sink = sink  # receives every line so far (the job's metrics.jsonl)
+        self.lines: list[str] = []
+        self.registry = ServiceMetrics("train")
+        self._gauges = {
+            name: self.registry.gauge(name, doc, ["kind"]).labels(kind=kind)
+            for name, doc in GAUGES.items()
+        }
+        self._server: Any = None
+
+    def serve(self, host: str, port: int) -> int:
+        """Expose /metrics; returns the port (0 picks a free one)."""
+        server, _thread = start_http_server(port, addr=host, registry=self.registry.registry)
+        self._server = server
+        return int(server.server_port)
+
+    def record(self, event: str, values: dict[str, Any]) -> None:
+        line = json.dumps({"event": event, "kind": self.kind, **values}, sort_keys=True)
+        self.lines.append(line)
+        print(line, file=self.stream, flush=True)
+        for name, value in values.items():
+            gauge = self._gauges.get(name)
+            if gauge is not None and isinstance(value, int | float):
+                gauge.set(value)
+
+    def flush(self) -> None:
+        if self.sink is not None:
+            self.sink(self.lines)
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None

@@ -1,0 +1,68 @@
+"""Fixtures for the SFT job: a tiny Qwen3.5-VL checkpoint and a store of teacher episodes.
+
+Teacher episodes are PhoneWorld oracle demonstrations recorded exactly as a rollout records them
+(screenshots by hash, raw tool-call answers, the verifier's verdict), written into a real local
+trajectory store with a run manifest, so the job reads them as it reads any broker run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from phonebuddy.phoneworld.demonstrations import record_demonstration
+from phonebuddy.phoneworld.world import default_world
+from phonebuddy.policy_model import make_tiny
+from phonebuddy.protocol import Episode, Frame
+from phonebuddy.storage import LocalStore
+from phonebuddy.trajectories import TrajectoryStore
+from phonebuddy.trajectories.manifest import RunManifest, RunStatus
+
+TEMPLATES = ("settings.toggle", "clock.alarm_toggle")
+
+
+@dataclass(frozen=True)
+class TeacherRun:
+    store_url: str
+    run_id: str
+    episodes: tuple[Episode, ...]
+
+
+async def write_run(
+    root: Path, run_id: str, templates: Sequence[str], seeds: Sequence[int], *, fail: int = 0
+) -> TeacherRun:
+    """Oracle episodes of `templates` x `seeds` as run `run_id` in the local store at `root`;
+    the first `fail` of them stop one action short (a near miss the verifier rejects)."""
+    world = default_world()
+    trajectories = TrajectoryStore(LocalStore(root))
+    episodes = []
+    for number, (template, seed) in enumerate((t, s) for t in templates for s in seeds):
+        demo = await asyncio.to_thread(
+            record_demonstration, world, template, seed,
+            run_id=run_id, episode_id=f"{template.replace('.', '-')}-{seed}",
+            stop_after=1 if number < fail else None,
+        )  # fmt: skip
+        for data in demo.frames.values():
+            await trajectories.put_frame(Frame.from_bytes(data, "image/jpeg"))
+        await trajectories.put_episode(demo.episode)
+        episodes.append(demo.episode)
+    await trajectories.write_manifest(
+        RunManifest(run_id=run_id, status=RunStatus.DONE,
+                    policy={"model": "phoneworld-oracle", "version": "oracle"})
+    )  # fmt: skip
+    return TeacherRun(store_url=f"local:{root}", run_id=run_id, episodes=tuple(episodes))
+
+
+@pytest.fixture(scope="session")
+def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_tiny(tmp_path_factory.mktemp("tiny") / "model", seed=0)
+
+
+@pytest.fixture(scope="session")
+def teacher_run(tmp_path_factory: pytest.TempPathFactory) -> TeacherRun:
+    root = tmp_path_factory.mktemp("store")
+    return asyncio.run(write_run(root, "teacher", TEMPLATES, range(3), fail=1))

@@ -1,0 +1,1 @@
+"""PhoneBuddy's SFT job: `phonebuddy train sft` (see `phonebuddy.sft.cli`)."""

@@ -1,0 +1,3 @@
+from phonebuddy.sft.cli import main
+
+main()
