@@ -24,7 +24,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ _FILE_MODE = 0o644
 _SHARD = re.compile(r"^part-(\d{5,})\.parquet$")
 
 COLUMNS: tuple[str, ...] = (
-    "run_id", "episode_id", "task_id", "template_id", "category", "source", "instruction",
+    "run_id", "episode_id", "task_id", "template_id", "category", "source", "apps", "instruction",
     "step_index", "reward", "success", "policy_version", "messages", "tools", "prompt_text",
     "completion_text", "images", "image_sha256", "image_media_type",
 )  # fmt: skip
@@ -107,6 +107,7 @@ def _schema() -> Any:
         ("template_id", pa.string()),
         ("category", pa.string()),
         ("source", pa.string()),
+        ("apps", pa.list_(pa.string())),
         ("instruction", pa.string()),
         ("step_index", pa.int32()),
         ("reward", pa.float64()),
@@ -211,6 +212,7 @@ class _Rows:
                 "template_id": episode.task.template_id,
                 "category": episode.task.category.value,
                 "source": episode.task.source.value,
+                "apps": list(episode.task.apps),
                 "instruction": episode.task.instruction_text,
                 "step_index": step.index,
                 "reward": episode.reward,
@@ -291,6 +293,30 @@ class _Sink:
             keys = await self.store.store.list(self.prefix)
             for name in _stale((key.removeprefix(self.prefix) for key in keys), shards):
                 await self.store.store.delete(self.prefix + name)
+
+
+async def run_rows(
+    store: TrajectoryStore,
+    run_id: str,
+    *,
+    only_successful: bool = True,
+    prompt_config: PromptConfig | None = None,
+    skipped: dict[str, int] | None = None,
+) -> AsyncIterator[dict[str, Any]]:
+    """The SFT rows of `run_id` (what `export_run` writes), episode by episode: the same
+    selection, prompts and hash-checked screenshots, for readers that train on a run directly.
+    Episodes left out are counted by reason in `skipped` when given."""
+    manifest = await store.read_manifest(run_id)
+    rows_maker = _Rows(store, prompt_config or run_prompt_config(manifest))
+    groups = {group.group_id: group for group in manifest.groups}
+    async for episode in store.episodes(run_id):
+        reason = selection(groups, episode, only_successful=only_successful)
+        if reason is not None:
+            if skipped is not None:
+                skipped[reason] = skipped.get(reason, 0) + 1
+            continue
+        for row in await rows_maker.rows(episode):
+            yield row
 
 
 async def export_run(
