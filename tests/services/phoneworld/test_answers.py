@@ -1,5 +1,6 @@
 """Answer checking for question-answer tasks: an answer states exactly one value of the kind
-asked, in any natural form, and nothing that looks like a list or a copy of the screen."""
+asked, in any natural form, and nothing that looks like a list or a copy of the screen. Values
+written down (a note, a message) state exactly the value too, among any other words."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from phonebuddy.phoneworld.tasks.answers import (
     Together,
     YesNo,
     check_answer,
+    check_written,
     dashed_code,
     digit_code,
     phone_number,
@@ -93,6 +95,12 @@ def test_money_with_thousands_and_a_choice_of_amounts() -> None:
     assert not passes("¥15 或 ¥20", Money(15, 20))
     assert not passes("¥12.50、¥13.50", Money(12.5))
     assert not passes("12.4元", Money(12.5))
+
+
+@pytest.mark.parametrize("answer", ["12块3毛5", "12元3角5分", "十二块三毛五", "十二块三毛五分"])
+def test_money_in_yuan_jiao_and_fen_passes_with_or_without_fen(answer: str) -> None:
+    assert passes(answer, Money(12.35))
+    assert not passes(answer, Money(12.3))
 
 
 @pytest.mark.parametrize(
@@ -228,3 +236,76 @@ def test_numbers_from_the_question_may_be_echoed() -> None:
     assert passes("512GB版本¥5999", Money(5999), asked)
     assert not passes("512GB版本¥5999", Money(5999))
     assert not passes("512GB ¥5999 ¥6999", Money(5999), asked)
+
+
+# -- values written down in a note or a message ------------------------------------------------
+
+
+def written(text: str | None, expected: Expectation, *context: str) -> bool:
+    return check_written(text, expected, what="the note", context=context) == []
+
+
+WEATHER = ("晴", "多云", "阴", "小雨", "中雨", "阵雨", "雷阵雨", "小雪")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Meeting at 15:00 in room 3", ClockTime(15, 0)),
+     ("明天下午3点去星河大厦 12 层开会，记得带电脑和 2 份合同", ClockTime(15, 0)),
+     ("我钱包里还有¥3,456.78", Money(3456.78)), ("还剩三千四百五十六块七毛八", Money(3456.78)),
+     ("周六 4月13日 多云，最低12°C，最高20°C", Number(12, 20, every=True)),
+     ("4月13日 14:00 起 小雨 -3~5度", Number(-3, 5, every=True)),
+     ("G1234次，08:05 发车，5月3日，2车厢", Together(train_number("G1234"), ClockTime(8, 5))),
+     ("4月12日（周五）14:30，星河大厦 3 层 301 培训室",
+      Together(Date(4, 12), ClockTime(14, 30), Text(["星河大厦 3 层 301 培训室"]))),
+     ("帮我取个快递，取件码8-4-8181，在菜鸟驿站（文三路店），谢谢！", dashed_code("8-4-8181"))],
+)  # fmt: skip
+def test_a_written_value_may_have_any_words_around_it(text: str, expected: Expectation) -> None:
+    assert written(text, expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("14:00、15:00、16:00", ClockTime(15, 0)), ("15:00 或 16:00 见", ClockTime(15, 0)),
+     (" ".join(f"{h}点" for h in range(24)), ClockTime(15, 0)),
+     (" ".join(map(str, range(301))), Money(35)), ("到手价¥7999，原价¥8999", Money(7999)),
+     ("最低12°C，最高20°C，体感25°C", Number(12, 20, every=True)),
+     ("最高20°C", Number(12, 20, every=True)),
+     ("4月12日、4月13日 14:30", Together(Date(4, 12), ClockTime(14, 30))),
+     ("8-4-8181 1-5-6995", dashed_code("8-4-8181")),
+     ("13812345678、13987654321", phone_number("13812345678")),
+     ("晴 多云 阴 小雨", Text(["小雨"], others=WEATHER)), ("", ClockTime(15, 0)),
+     ("   ", Money(5))],
+)  # fmt: skip
+def test_a_written_value_among_other_candidates_fails(text: str, expected: Expectation) -> None:
+    assert not written(text, expected)
+
+
+def test_in_written_text_dates_and_clock_times_are_no_quantities() -> None:
+    low_high = Number(12, 20, every=True)
+    assert written("4月13日 14:30 多云 12-20°C", low_high)
+    assert written("April 13, 3 pm: 12 to 20 degrees", low_high)
+    # '4/13' may as well be a range: it stays numbers
+    assert not written("4/13 多云 12-20°C", low_high)
+    # answers keep reading every number ('5月3日有5条' states 5, 3 and 5)
+    assert not passes("5月3日有5条", Number(5))
+
+
+def test_numbers_of_the_instruction_are_no_candidates_in_written_text() -> None:
+    asked = "我看中了“Apple iPhone 15 Pro 256GB”，把名称和价格发给张伟"
+    sent = "Apple iPhone 15 Pro 256GB 到手价¥7999.00，你觉得怎么样？"
+    assert written(sent, Money(7999), asked)
+    assert not written(sent, Money(7999))
+    assert not written(f"{sent} ¥8999", Money(7999), asked)
+
+
+def test_values_written_besides_the_one_asked_may_be_allowed() -> None:
+    start = ClockTime(7, 0, also=[(7, 30)])  # an event's end beside its start
+    assert written("07:00-07:30 · 晨会 A座 3号会议室", start)
+    assert not written("07:30 晨会", start)
+    assert not written("07:00-08:00 晨会", start)
+    weather = Text(["多云转小雨", "多云"], others=WEATHER, also=["小雨"], what="weather")
+    assert written("多云转小雨", weather)
+    assert written("白天多云，夜里小雨", weather)
+    assert not written("小雨", weather)
+    assert not written("多云 阴 小雨", weather)

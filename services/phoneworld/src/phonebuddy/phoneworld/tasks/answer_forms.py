@@ -5,7 +5,7 @@ words, tokens of a pattern (codes, train numbers) and known phrases (names, plac
 The answer is prepared once (`Said`): NFKC (full-width digits and letters become ASCII), lower
 case, and Chinese numerals turned into digits where they are numbers, not parts of words: 五条,
 共五, 三点半, 十二块五 are numbers; 周五 (Friday), 李四, 纯棉四件套 and 毛巾三条装 are not.
-`answers.py` decides what an answer must state."""
+`answers.py` decides what an answer must state; `Written` reads a note or a message alike."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ CN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _CN_RUN = "[零〇一二两三四五六七八九十百千万]+"
 # A Chinese numeral is a number when it follows one of these (or starts the answer, or follows
 # a blank, punctuation or ASCII) ...
-_LEAD = set("共有是为约了花付交要差快慢晚早余剩温度高低达到至过用计值价费额钱格概月点时年号块元"
+_LEAD = set("共有是为约了花付交要差快慢晚早余剩温度高低达到至过用计值价费额钱格概月点时年号块元角毛"
             "午上晨里下天")  # fmt: skip
 # ... and ends the answer or comes before a blank, punctuation, ASCII or a measure word.
 _MEASURES = ("个", "条", "位", "人", "名", "通", "次", "封", "张", "首", "小时", "钟头", "分钟",
@@ -145,6 +145,26 @@ class Said:
         return _dates(self)
 
 
+_SPELLED_DATE = re.compile(r"[年月日号a-z]")
+
+
+class Written(Said):
+    """Text an agent wrote down for someone (a note, a message, a mail), read like an answer
+    except for numbers: those inside a clock time or a date written with words ('14:30',
+    '下午3点', '4月13日', 'May 3') belong to that time or date and are no quantities of their
+    own. '4/13' and '12-20' stay numbers: they may as well be a range of temperatures."""
+
+    @cached_property
+    def numbers(self) -> list[Mention]:
+        parts = [m.span for m in self.times]
+        parts += [m.span for m in self.dates if _SPELLED_DATE.search(self.text[slice(*m.span)])]
+        return [
+            n
+            for n in _numbers(self)
+            if not any(start <= n.span[0] and n.span[1] <= end for start, end in parts)
+        ]
+
+
 # -- numbers ----------------------------------------------------------------------------------
 
 _NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:\.\d+)?")
@@ -153,7 +173,10 @@ _UNITS_AFTER = {"am", "pm", "h", "hr", "hrs", "hour", "hours", "min", "mins", "m
                 "yuan", "rmb", "cny", "kuai", "gb", "g", "mb", "tb", "c", "f", "km", "m", "s",
                 "st", "nd", "rd", "th", "x", "pct", "percent", "degree", "degrees"}  # fmt: skip
 _PREFIXES = {"rmb", "cny", "aqi"}
-_MONEY = re.compile(r"(?<![\d.])(\d+)\s*[元块]\s*(\d)(?!\d)(?:\s*[角毛](?:\s*(\d)\s*分)?)?")
+# '12块5', '12元5角', '12块3毛5' and '12块3毛5分' (the fen's 分 is often left out)
+_MONEY = re.compile(
+    r"(?<![\d.])(\d+)\s*[元块]\s*(\d)(?!\d)(?:\s*[角毛](?:\s*(\d)(?!\d)(?:\s*分)?)?)?"
+)
 _HOURS = re.compile(
     r"(?<![\d.])(\d+(?:\.\d+)?)\s*个?\s*(?:小时|钟头|hours?|hrs?|h)(?![a-z])\s*"
     r"(?:(\d{1,2})\s*(?:分钟|分|minutes?|mins?|m)(?![a-z])|(半))"

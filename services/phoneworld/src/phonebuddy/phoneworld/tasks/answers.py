@@ -15,8 +15,13 @@ counting 2 letters); more than `MAX_ANSWER_CHARS` characters.
     check_answer("下午3点05分", ClockTime(15, 5))                    -> []
     check_answer("Zhang Wei", Text(["张伟", "Zhang Wei"], others=["李娜"])) -> []
 
-The `matches_*` functions below answer a looser question — does a note or a message someone
-wrote *mention* a value — and must not judge answers."""
+A value an agent writes down for someone — a price into a chat, a time into a note — is held
+to the same rule by `check_written`, except that the text may say anything else around it:
+
+    check_written("周六 多云，最低12°C，最高20°C", Number(12, 20, every=True), what="the note")
+                                                                                -> []
+    check_written("14:00、15:00、16:00", ClockTime(15, 0), what="the note")
+                                        -> ["the note '14:00、15:00、16:00' states 14:00, ..."]"""
 
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ from phonebuddy.phoneworld.tasks.answer_forms import (
     Mention,
     Said,
     Span,
+    Written,
     chinese_number,
     form_of,
     phrases,
@@ -71,6 +77,21 @@ def check_answer(
     return problems
 
 
+def check_written(
+    text: str | None, expected: Expectation, *, what: str, context: Iterable[str] = ()
+) -> list[str]:
+    """The problems ([] = right) of a value an agent wrote down for someone: `text` (a note's
+    body, a message; `what` names it) must state the expected value and no other value of its
+    kind — one price, the set of clock times exactly the time asked for, no other name of the
+    domain — but may say anything else around it ('4月3日 14:30 星河大厦 3 层' states one date,
+    one time and a place). Numbers from `context` (the instruction: a product's name) are no
+    values, unless expected."""
+    if text is None or not text.strip():
+        return [f"{what} is empty"]
+    _, problem = expected.read(Written(text, question=context))
+    return [] if problem is None else [f"{what} {text!r} {problem}"]
+
+
 class Together(Expectation):
     """Several things in one answer ('G123，08:05 发车': a train and a time)."""
 
@@ -93,13 +114,17 @@ class Together(Expectation):
 
 class Values(Expectation):
     """Exactly one value of a kind, one of `accepted`; or, with `every`, exactly the values
-    `accepted` (a list answer)."""
+    `accepted` (a list answer). Values in `also` may be stated besides and count for nothing
+    (an event's end time, next to the start time asked for)."""
 
     what = "value"
 
-    def __init__(self, accepted: Iterable[Hashable], *, every: bool = False) -> None:
+    def __init__(
+        self, accepted: Iterable[Hashable], *, every: bool = False, also: Iterable[Hashable] = ()
+    ) -> None:
         self.accepted = frozenset(accepted)
         self.every = every
+        self.also = frozenset(also) - self.accepted
         if not self.accepted:
             raise ValueError(f"{type(self).__name__} needs at least one expected value")
 
@@ -114,7 +139,7 @@ class Values(Expectation):
 
     def read(self, said: Said) -> tuple[list[Span], str | None]:
         mentions = self.mentions(said)
-        stated = {m.value for m in mentions}
+        stated = {m.value for m in mentions} - self.also
         spans = [m.span for m in mentions]
         if self.every:
             ok = stated == self.accepted
@@ -135,14 +160,16 @@ class Values(Expectation):
 
 class Number(Values):
     """A count or a quantity ('5', '五条', '25°C', '50%', '8小时'); `signed=False` takes '-8' for
-    8 (a difference)."""
+    8 (a difference); `every`: all of `accepted` and no other (a low and a high)."""
 
     what = "number"
 
-    def __init__(self, *accepted: float, unit: str = "", signed: bool = True) -> None:
+    def __init__(
+        self, *accepted: float, unit: str = "", signed: bool = True, every: bool = False
+    ) -> None:
         self.unit = unit
         self.signed = signed
-        super().__init__(round(v if signed else abs(v), 2) for v in accepted)
+        super().__init__((round(v if signed else abs(v), 2) for v in accepted), every=every)
 
     def mentions(self, said: Said) -> list[Mention]:
         """The numbers stated, but those echoing the question ('512GB版¥5999': 5999)."""
@@ -175,12 +202,12 @@ def clock(text: str) -> tuple[int, int]:
 
 
 class ClockTime(Values):
-    """A time of day ('18:30', '6:30 pm', '下午6点半')."""
+    """A time of day ('18:30', '6:30 pm', '下午6点半'); times in `also` may be stated too."""
 
     what = "clock time"
 
-    def __init__(self, hour: int, minute: int) -> None:
-        super().__init__([(hour, minute)])
+    def __init__(self, hour: int, minute: int, *, also: Iterable[tuple[int, int]] = ()) -> None:
+        super().__init__([(hour, minute)], also=also)
 
     def mentions(self, said: Said) -> list[Mention]:
         return said.times
@@ -297,15 +324,17 @@ class _Phrases(Values):
         *,
         every: bool,
         what: str,
+        also: Iterable[str] = (),
     ) -> None:
         self.what = what
         self.groups: dict[Hashable, tuple[str, ...]] = dict(groups)
         mine = {form_of(form) for forms in groups.values() for form in forms}
-        for other in others:
+        also = [form for form in also if form_of(form) not in mine]
+        for other in [*also, *others]:
             if form_of(other) not in mine:
                 self.groups.setdefault(other, (other,))
-        self.others = tuple(value for value in self.groups if value not in groups)
-        super().__init__(groups, every=every)
+        self.others = tuple(v for v in self.groups if v not in groups and v not in also)
+        super().__init__(groups, every=every, also=also)
 
     def mentions(self, said: Said) -> list[Mention]:
         return phrases(said, self.groups)
@@ -314,15 +343,21 @@ class _Phrases(Values):
 class Text(_Phrases):
     """One name, place or phrase: `forms` are the ways of writing it (zh, en, aliases);
     `others` every other value of its domain (every contact, every city...). The answer may
-    say more around the name ('最近打给我的是张伟'), but not name anything else of the domain."""
+    say more around the name ('最近打给我的是张伟'), but not name anything else of the domain
+    but `also` (the night's weather beside the day's)."""
 
     def __init__(
-        self, forms: Iterable[str], *, others: Iterable[str] = (), what: str = "name"
+        self,
+        forms: Iterable[str],
+        *,
+        others: Iterable[str] = (),
+        what: str = "name",
+        also: Iterable[str] = (),
     ) -> None:
         self.forms = tuple(forms)
         if not self.forms:
             raise ValueError("Text needs the expected value")
-        super().__init__({self.forms[0]: self.forms}, others, every=False, what=what)
+        super().__init__({self.forms[0]: self.forms}, others, every=False, what=what, also=also)
 
 
 class TextSet(_Phrases):
@@ -335,18 +370,20 @@ class TextSet(_Phrases):
         super().__init__({n: (n,) for n in self.names}, others, every=True, what=what)
 
 
-# -- mentions in content (notes, messages), not answers ---------------------------------------
+# -- loose text helpers, for oracles and for texts given in the instruction ---------------------
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _NOISE = re.compile(r"[\s,，。.!！?？:：;；'\"“”‘’()（）\[\]【】《》<>]")
 
 
 def normalize(text: str) -> str:
+    """Text as loosely compared: NFKC, lower case, no blanks or punctuation."""
     text = unicodedata.normalize("NFKC", text).lower()
     return _NOISE.sub("", text)
 
 
 def numbers_in(text: str) -> list[float]:
+    """Every number in `text`, for an oracle reading a screen (never for judging)."""
     text = unicodedata.normalize("NFKC", text).replace(",", "")
     found = [float(match) for match in _NUMBER.findall(text)]
     for run in re.findall(r"[零〇一二两三四五六七八九十百千万]+", text):
@@ -354,32 +391,3 @@ def numbers_in(text: str) -> list[float]:
         if value is not None:
             found.append(float(value))
     return found
-
-
-def matches_number(text: str | None, expected: float, *, tolerance: float = 0.005) -> bool:
-    """True if a note or message mentions `expected` among other things (e.g. '¥35.50')."""
-    if not text:
-        return False
-    return any(abs(value - expected) <= tolerance for value in numbers_in(text))
-
-
-def matches_text(text: str | None, *expected: str) -> bool:
-    """True if a note or message, normalized, contains any of the expected forms."""
-    if not text:
-        return False
-    said = normalize(text)
-    return any(normalize(form) and normalize(form) in said for form in expected)
-
-
-def matches_time(text: str | None, hour: int, minute: int) -> bool:
-    """True if a note or message mentions the time: '18:30', '6:30 pm', '下午6点半'."""
-    if not text:
-        return False
-    text = unicodedata.normalize("NFKC", text).lower()
-    afternoon = any(word in text for word in ("pm", "下午", "晚上", "傍晚"))
-    for h, m in re.findall(r"(\d{1,2})\s*[:点时]\s*(\d{1,2})?", text):
-        value_h = int(h) + (12 if afternoon and int(h) < 12 else 0)
-        value_m = int(m) if m else (30 if "半" in text else 0)
-        if value_h == hour and value_m == minute:
-            return True
-    return False

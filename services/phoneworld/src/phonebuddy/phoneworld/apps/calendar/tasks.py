@@ -17,16 +17,10 @@ from phonebuddy.phoneworld.apps.calendar.app import (
     date_text,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import (
-    ClockTime,
-    Expectation,
-    Text,
-    TextSet,
-    matches_text,
-    matches_time,
-)
+from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Text, TextSet, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.expect import WritesValue
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.ui.format import local_date
 from phonebuddy.phoneworld.world import World
@@ -470,11 +464,12 @@ EARLY_EVENTS = (("晨会", "A座 3号会议室"), ("送孩子去兴趣班", "少
                 ("晨跑打卡", "朝阳公园"), ("医院抽血", "协和医院门诊楼"))  # fmt: skip
 
 
-class TomorrowToNote(TaskTemplate):
+class TomorrowToNote(WritesValue):
     id = "calendar.tomorrow_to_note"
     category = Category.CROSS_APP
     apps = (CALENDAR, NOTES)
     difficulty = 10
+    written = f"{NOTES_LIST}[*]/body"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         title, location = rng.choice(EARLY_EVENTS)
@@ -499,20 +494,24 @@ class TomorrowToNote(TaskTemplate):
         )
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        tomorrow = (local_date(diff.before["os"]["clock"]) + dt.timedelta(days=1)).isoformat()
-        first = min((e for e in diff.value_before(EVENTS) if e["date"] == tomorrow),
-                    key=lambda e: e["start"])  # fmt: skip
         added = diff.added(NOTES_LIST)
         if len(added) != 1:
             return [f"expected one new note, found {len(added)}"]
         note, problems = added[0], []
         if note["title"].strip() != PLAN_NOTE_TITLE:
             problems.append(f"the note is titled {note['title']!r}")
-        if not matches_text(note["body"], first["title"]):
-            problems.append(f"the note does not name {first['title']!r}")
-        if not matches_time(note["body"], *divmod(_minutes(first["start"]), 60)):
-            problems.append(f"the note does not say {first['start']}")
-        return problems
+        return problems + self.writing_problems(diff, params, note["body"], what="the note")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        """The start and the name of tomorrow's first event; its end may be written too
+        ('07:00-07:30 晨会', as the agenda shows it)."""
+        events = diff.value_before(EVENTS)
+        tomorrow = (local_date(diff.before["os"]["clock"]) + dt.timedelta(days=1)).isoformat()
+        first = min((e for e in events if e["date"] == tomorrow), key=lambda e: e["start"])
+        end = divmod(_minutes(first["end"]), 60)
+        titles = [*(e["title"] for e in events), *(title for title, _ in EARLY_EVENTS)]
+        return Together(ClockTime(*divmod(_minutes(first["start"]), 60), also=[end]),
+                        Text([first["title"]], others=titles, what="event"))  # fmt: skip
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         now = dt.datetime.fromisoformat(ui.device.device_time())

@@ -25,16 +25,10 @@ from phonebuddy.phoneworld.apps.mail.tasks import (
     check_sent_mail,
     new_note,
 )
-from phonebuddy.phoneworld.tasks.answers import (
-    Expectation,
-    Number,
-    Text,
-    matches_text,
-    normalize,
-)
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, normalize
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, one_added
-from phonebuddy.phoneworld.tasks.expect import one_new_note
+from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
@@ -62,6 +56,13 @@ def photo_params(photo: Photo) -> Params:
 def spot(place: str) -> str:
     """The specific part of a place: '杭州市·西湖' -> '西湖'."""
     return place.rpartition("·")[2]
+
+
+def taken_at(place: str) -> Text:
+    """A photo's place, whole or its spot ('杭州市·西湖', '西湖'), and no other photo's."""
+    shots = [*CAMERA, *WORK, *(shot for _, _, trip in TRIPS for shot in trip)]
+    others = [form for _, other in shots if other for form in (other, spot(other))]
+    return Text([place, spot(place)], others=others, what="place")
 
 
 def has_clear_place(world: World, photo: Photo) -> bool:
@@ -457,10 +458,7 @@ class AskPlace(TaskTemplate):
         )
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        shots = [*CAMERA, *WORK, *(shot for _, _, trip in TRIPS for shot in trip)]
-        others = [form for _, place in shots if place for form in (place, spot(place))]
-        place = params["place"]
-        return Text([place, spot(place)], others=others, what="place")
+        return taken_at(params["place"])
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
@@ -505,11 +503,12 @@ class ShareToNotes(TaskTemplate):
         yield ui.tap("save")
 
 
-class PlaceToNote(TaskTemplate):
+class PlaceToNote(WritesValue):
     id = "gallery.place_to_note"
     category = Category.CROSS_APP
     apps = (GALLERY_PACKAGE, NOTES_PACKAGE)
     difficulty = 15
+    written = f"{NOTES_LIST}[*]/body"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         photo = rng.choice(seeded_photos(world, lambda p: has_clear_place(world, p)))
@@ -531,9 +530,10 @@ class PlaceToNote(TaskTemplate):
         note, problems = one_new_note(diff, params["title"])
         if note is None:
             return problems
-        if not matches_text(note["body"], params["place"], spot(params["place"])):
-            problems.append(f"note body {note['body']!r} does not name {params['place']}")
-        return problems
+        return problems + self.writing_problems(diff, params, note["body"], what="the note")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        return taken_at(params["place"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_photo(ui, params)

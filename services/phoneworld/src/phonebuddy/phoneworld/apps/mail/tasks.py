@@ -23,14 +23,12 @@ from phonebuddy.phoneworld.tasks.answers import (
     Number,
     Text,
     Together,
-    matches_text,
-    matches_time,
     normalize,
     train_number,
 )
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
-from phonebuddy.phoneworld.tasks.expect import one_new_note
+from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
@@ -76,23 +74,6 @@ def check_sent_mail(
     if body is not None and normalize(body) not in normalize(mail["body"]):
         problems.append(f"body {mail['body']!r} does not contain {body!r}")
     return problems
-
-
-def date_forms(month: int, day: int) -> tuple[str, ...]:
-    return (
-        f"{month}月{day}日",
-        f"{month}月{day}号",
-        f"{month}/{day}",
-        f"{month}-{day}",
-        f"{month:02d}-{day:02d}",
-        f"{MONTHS_EN[month]} {day}",
-    )
-
-
-def says_date_time(text: str | None, facts: Mapping[str, Any]) -> bool:
-    return matches_text(text, *date_forms(facts["month"], facts["day"])) and matches_time(
-        text, facts["hour"], facts["minute"]
-    )
 
 
 # -- oracle helpers -----------------------------------------------------------------------------
@@ -604,19 +585,22 @@ class CountUnread(TaskTemplate):
 # -- cross-app templates (Mail and Notes) --------------------------------------------------------
 
 
-class AddressToNote(TaskTemplate):
+class AddressToNote(WritesValue):
     id = "mail.address_to_note"
     category = Category.CROSS_APP
     apps = (MAIL_PACKAGE, NOTES_PACKAGE)
     difficulty = 12
+    written = f"{NOTES_LIST}[*]/body"
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "address"))
+        mails = inbox_mails(world, lambda m: m["facts"].get("kind") == "address")
+        mail = rng.choice(mails)
         facts = mail["facts"]
         return {
             **mail_params(mail),
             "address": facts["address"],
             "title": f"{facts['recipient']}的地址",
+            "addresses": [m["facts"]["address"] for m in mails],  # every one the inbox holds
         }
 
     def instruction(self, params: Params) -> Instruction:
@@ -631,9 +615,10 @@ class AddressToNote(TaskTemplate):
         note, problems = one_new_note(diff, params["title"])
         if note is None:
             return problems
-        if normalize(params["address"]) not in normalize(note["body"]):
-            problems.append(f"note body {note['body']!r} lacks the address")
-        return problems
+        return problems + self.writing_problems(diff, params, note["body"], what="the note")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        return Text([params["address"]], others=params["addresses"], what="address")
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mail(ui, "inbox", params["subject"])
@@ -643,15 +628,18 @@ class AddressToNote(TaskTemplate):
         yield from new_note(ui, params["title"], found.group(1).strip())
 
 
-class MeetingToNote(TaskTemplate):
+class MeetingToNote(WritesValue):
     id = "mail.meeting_to_note"
     category = Category.CROSS_APP
     apps = (MAIL_PACKAGE, NOTES_PACKAGE)
     difficulty = 12
+    written = f"{NOTES_LIST}[*]/body"
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "meeting"))
-        return {**mail_params(mail), "facts": dict(mail["facts"])}
+        mails = inbox_mails(world, lambda m: m["facts"].get("kind") == "meeting")
+        mail = rng.choice(mails)
+        places = [m["facts"]["place"] for m in mails]  # every meeting's, the inbox holds
+        return {**mail_params(mail), "facts": dict(mail["facts"]), "places": places}
 
     def instruction(self, params: Params) -> Instruction:
         topic = params["facts"]["topic"]
@@ -662,15 +650,15 @@ class MeetingToNote(TaskTemplate):
         )
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        facts = params["facts"]
-        note, problems = one_new_note(diff, facts["topic"])
+        note, problems = one_new_note(diff, params["facts"]["topic"])
         if note is None:
             return problems
-        if not says_date_time(note["body"], facts):
-            problems.append(f"note body {note['body']!r} lacks the date and time")
-        if not matches_text(note["body"], facts["place"]):
-            problems.append(f"note body {note['body']!r} lacks the place {facts['place']!r}")
-        return problems
+        return problems + self.writing_problems(diff, params, note["body"], what="the note")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        f = params["facts"]
+        return Together(Date(f["month"], f["day"]), ClockTime(f["hour"], f["minute"]),
+                        Text([f["place"]], others=params["places"], what="place"))  # fmt: skip
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mail(ui, "inbox", params["subject"])
@@ -684,11 +672,12 @@ class MeetingToNote(TaskTemplate):
         yield from new_note(ui, params["facts"]["topic"], text)
 
 
-class NoteToMail(TaskTemplate):
+class NoteToMail(WritesValue):
     id = "mail.note_to_mail"
     category = Category.CROSS_APP
     apps = (MAIL_PACKAGE, NOTES_PACKAGE)
     difficulty = 12
+    written = f"{MAILS}[*]/body"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         title, body = rng.choice(SEED_NOTES)
@@ -719,7 +708,13 @@ class NoteToMail(TaskTemplate):
         mail, problems = one_added(diff, MAILS, "mail")
         if mail is None:
             return problems
-        return check_sent_mail(mail, to=params["to"], subject=params["title"], body=params["body"])
+        problems = check_sent_mail(mail, to=params["to"], subject=params["title"])
+        return problems + self.writing_problems(diff, params, mail["body"], what="the mail")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        bodies = [n["body"] for n in diff.value_before(NOTES_LIST) if n["body"]]
+        return Text([params["body"]], others=[*bodies, *(b for _, b in SEED_NOTES)],
+                    what="note text")  # fmt: skip
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("备忘录")

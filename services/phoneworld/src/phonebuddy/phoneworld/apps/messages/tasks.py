@@ -8,13 +8,13 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, MESSAGES, digits
+from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, MESSAGES
 from phonebuddy.phoneworld.apps.messages.app import CAINIAO, RAILWAY, TAOBAO, find_code
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Expectation, dashed_code, digit_code
+from phonebuddy.phoneworld.tasks.answers import Expectation, dashed_code, digit_code, phone_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
-from phonebuddy.phoneworld.tasks.expect import one_new_note
+from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
@@ -330,11 +330,12 @@ class PickupCode(TaskTemplate):
         yield Answer(text=match.group(1) if match else "")
 
 
-class ShareContactNumber(TaskTemplate):
+class ShareContactNumber(WritesValue):
     id = "messages.share_contact_number"
     category = Category.CROSS_APP
     apps = (CONTACTS, MESSAGES)
     difficulty = 12
+    written = f"{THREADS}[*]/messages[*]/text"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         shared, recipient = two_people(world, rng)
@@ -354,10 +355,12 @@ class ShareContactNumber(TaskTemplate):
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         problems = check_one_sms(diff, params["to_phone"])
-        sent = sent_messages(diff)
-        if not problems and params["shared_phone"] not in digits(sent[0][1]):
-            problems.append(f"the SMS {sent[0][1]!r} does not contain {params['shared_phone']}")
-        return problems
+        if problems:
+            return problems
+        return self.writing_problems(diff, params, sent_messages(diff)[0][1], what="the SMS")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        return phone_number(params["shared_phone"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("联系人")

@@ -25,10 +25,10 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     same_text,
     shown_name,
 )
-from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, matches_number, wechat_id
+from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Money, Text, wechat_id
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
-from phonebuddy.phoneworld.tasks.expect import one_new_note
+from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import WALLET_BALANCE
 from phonebuddy.phoneworld.world import World
@@ -377,19 +377,22 @@ class CommentMoment(MessengerTemplate):
 # -- cross app: with Notes and the Wallet ------------------------------------------------------
 
 
-class SaveAddressToNote(MessengerTemplate):
+class SaveAddressToNote(WritesValue, MessengerTemplate):
     id = "messenger.address_to_note"
     category = Category.CROSS_APP
     apps = (NOTES, MESSENGER)
     difficulty = 14
+    written = f"{NOTES_LIST}[*]/body"
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        fact = rng.choice(facts(world, "address"))
+        addresses = facts(world, "address")
+        fact = rng.choice(addresses)
         friend = friend_by_id(world, fact["friend"])
         return {
             **_friend_params(friend),
             "address": fact["address"],
             "title": f"{shown_name(friend)}的地址",
+            "addresses": [f["address"] for f in addresses],  # every one the chats hold
         }
 
     def instruction(self, params: Params) -> Instruction:
@@ -403,9 +406,10 @@ class SaveAddressToNote(MessengerTemplate):
         note, problems = one_new_note(diff, params["title"])
         if note is None:
             return problems
-        if params["address"] not in note["body"]:
-            problems.append(f"the note does not hold the address {params['address']!r}")
-        return problems
+        return problems + self.writing_problems(diff, params, note["body"], what="the note")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        return Text([params["address"]], others=params["addresses"], what="address")
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_private_chat(ui, params["name"], params["friend"])
@@ -419,11 +423,12 @@ class SaveAddressToNote(MessengerTemplate):
         yield ui.tap("save")
 
 
-class NoteToFriend(MessengerTemplate):
+class NoteToFriend(WritesValue, MessengerTemplate):
     id = "messenger.note_to_friend"
     category = Category.CROSS_APP
     apps = (NOTES, MESSENGER)
     difficulty = 11
+    written = f"{ROOT}/messages[*]/text"
     NOTE_TITLE = "聚会安排"
     NOTE_BODIES = (
         "周六晚6点，湖滨银泰in77 B区的外婆家，已订8人包间",
@@ -449,9 +454,14 @@ class NoteToFriend(MessengerTemplate):
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         message, problems = one_message(diff, private_chat_id(params["friend"]))
-        if message is not None and params["body"] not in message["text"]:
-            problems.append(f"the message {message['text']!r} does not hold the note's text")
-        return problems
+        if message is None:
+            return problems
+        return problems + self.writing_problems(diff, params, message["text"], what="the message")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        notes = diff.value_before(NOTES_LIST)
+        others = [*self.NOTE_BODIES, *(n["body"] for n in notes if n["body"])]
+        return Text([params["body"]], others=others, what="note text")
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("备忘录")
@@ -464,11 +474,12 @@ class NoteToFriend(MessengerTemplate):
         yield ui.tap("send")
 
 
-class TellBalance(MessengerTemplate):
+class TellBalance(WritesValue, MessengerTemplate):
     id = "messenger.tell_balance"
     category = Category.CROSS_APP
     apps = (WALLET, MESSENGER)
     difficulty = 10
+    written = f"{ROOT}/messages[*]/text"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         return _friend_params(rng.choice(list(content(world)["friends"])))
@@ -482,10 +493,12 @@ class TellBalance(MessengerTemplate):
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         message, problems = one_message(diff, private_chat_id(params["friend"]))
-        balance = diff.value_before(WALLET_BALANCE) / 100
-        if message is not None and not matches_number(message["text"], balance):
-            problems.append(f"the message {message['text']!r} does not state {balance:.2f}")
-        return problems
+        if message is None:
+            return problems
+        return problems + self.writing_problems(diff, params, message["text"], what="the message")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(diff.value_before(WALLET_BALANCE) / 100)
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("钱包")

@@ -21,10 +21,10 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
 from phonebuddy.phoneworld.apps.messenger.steps import content as messenger_content
 from phonebuddy.phoneworld.apps.music.app import CATALOGUE, MODE_LABELS, MODES, MUSIC
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, matches_text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, TextSet
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
-from phonebuddy.phoneworld.tasks.expect import one_new_note
+from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
@@ -404,11 +404,17 @@ class WhoSings(MusicTemplate):
 
 
 # -- cross app ------------------------------------------------------------------------------------
-class ShareNowPlaying(MusicTemplate):
+def song_titles() -> list[str]:
+    """Every song's title, the domain a song named in a note or a message is one of."""
+    return [title for _, tracks in CATALOGUE for title, _, _ in tracks]
+
+
+class ShareNowPlaying(WritesValue, MusicTemplate):
     id = "music.share_now_playing"
     category = Category.CROSS_APP
     apps = (MUSIC, MESSENGER)
     difficulty = 12
+    written = f"apps/{MESSENGER}/messages[*]/text"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         friend = rng.choice(list(messenger_content(world)["friends"]))
@@ -432,9 +438,12 @@ class ShareNowPlaying(MusicTemplate):
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         message, problems = one_message(diff, private_chat_id(params["friend"]))
-        if message is not None and not matches_text(message["text"], params["title"]):
-            problems.append(f"the message {message['text']!r} does not name {params['title']!r}")
-        return problems
+        if message is None:
+            return problems
+        return problems + self.writing_problems(diff, params, message["text"], what="the message")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        return Text([params["title"]], others=song_titles(), what="song")
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_music(ui)
@@ -445,12 +454,13 @@ class ShareNowPlaying(MusicTemplate):
         yield ui.tap("send")
 
 
-class PlaylistToNote(_WithTaskPlaylist):
+class PlaylistToNote(WritesValue, _WithTaskPlaylist):
     id = "music.playlist_to_note"
     category = Category.CROSS_APP
     apps = (MUSIC, NOTES)
     difficulty = 12
     size = 4
+    written = f"{NOTES_LIST}[*]/body"
 
     def instruction(self, params: Params) -> Instruction:
         name = params["playlist_name"]
@@ -464,12 +474,11 @@ class PlaylistToNote(_WithTaskPlaylist):
         note, problems = one_new_note(diff, params["playlist_name"])
         if note is None:
             return problems
-        missing = [
-            s["title"] for s in params["songs"] if not matches_text(note["body"], s["title"])
-        ]
-        if missing:
-            problems.append(f"the note lacks {missing}")
-        return problems
+        return problems + self.writing_problems(diff, params, note["body"], what="the note")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        titles = [song["title"] for song in params["songs"]]
+        return TextSet(titles, others=song_titles(), what="song")
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_playlist(ui, TASK_PLAYLIST)

@@ -17,7 +17,12 @@ from typing import Any
 from phonebuddy.phoneworld.apps.calendar.app import CALENDAR
 from phonebuddy.phoneworld.apps.calendar.tasks import fill_event, one_new_event, open_calendar
 from phonebuddy.phoneworld.apps.weather.app import (
+    COLD_WET_TYPES,
+    DRY_TYPES,
+    HAZY_TYPES,
     HERE,
+    MILD_WET_TYPES,
+    WARM_WET_TYPES,
     WEATHER,
     WEEKDAYS,
     local_date,
@@ -29,14 +34,14 @@ from phonebuddy.phoneworld.tasks.answers import (
     ClockTime,
     Expectation,
     Number,
+    Text,
+    Together,
     YesNo,
     clock,
-    matches_number,
-    matches_text,
 )
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
-from phonebuddy.phoneworld.tasks.expect import one_new_note
+from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
@@ -54,6 +59,14 @@ RAIN_PLANS = (("带伞出门", "08:00", "08:30"), ("在家看电影", "14:00", "
 DRY_PLANS = (("户外野餐", "10:00", "14:00"), ("骑行奥森", "09:00", "11:00"),
              ("爬香山", "08:00", "12:00"))  # fmt: skip
 _WEEK_ROW = re.compile(r"^day_(\d)$")
+# Every kind of weather forecasts name: the weather written in a note is one of them.
+KINDS = tuple(
+    dict.fromkeys(
+        kind
+        for types in (DRY_TYPES, HAZY_TYPES, WARM_WET_TYPES, MILD_WET_TYPES, COLD_WET_TYPES)
+        for kind, _ in types
+    )
+)
 
 
 def unless(ok: bool, problem: str) -> list[str]:
@@ -419,16 +432,17 @@ class Sunrise(WeatherTemplate):
 
 
 # -- cross app ------------------------------------------------------------------------------------
-class ForecastToNote(WeatherTemplate):
+class ForecastToNote(WritesValue, WeatherTemplate):
     id = "weather.forecast_to_note"
     category = Category.CROSS_APP
     apps = (WEATHER, NOTES)
     difficulty = 13
+    written = f"{NOTES_LIST}[*]/body"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         city = rng.choice(list(world.content(WEATHER)["cities"]))
         week = [
-            {"day": f["day"], "high": f["high"], "low": f["low"]}
+            {"day": f["day"], "night": f["night"], "high": f["high"], "low": f["low"]}
             for f in forecasts(world, city["id"])
         ]
         return {**city_params(city), "title": f"{city['name']}明天天气", "week": week}
@@ -445,13 +459,15 @@ class ForecastToNote(WeatherTemplate):
         note, problems = one_new_note(diff, params["title"])
         if note is None:
             return problems
+        return problems + self.writing_problems(diff, params, note["body"], what="the note")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        """Tomorrow's weather ('多云转小雨', or the day's alone; the night's may be named too)
+        and its low and high, no other temperature."""
         tomorrow = params["week"][(today_of(diff) + dt.timedelta(days=1)).weekday()]
-        if not matches_text(note["body"], tomorrow["day"]):
-            problems.append(f"the note does not say {tomorrow['day']!r}")
-        for what in ("low", "high"):
-            if not matches_number(note["body"], tomorrow[what]):
-                problems.append(f"the note lacks the {what} of {tomorrow[what]}°C")
-        return problems
+        weather = Text([weather_text(tomorrow), tomorrow["day"]], others=KINDS,
+                       also=[tomorrow["night"]], what="weather")  # fmt: skip
+        return Together(weather, Number(tomorrow["low"], tomorrow["high"], every=True))
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_city(ui, params)

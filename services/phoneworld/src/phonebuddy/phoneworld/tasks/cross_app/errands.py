@@ -63,7 +63,13 @@ from phonebuddy.phoneworld.apps.travel.tasks import (
     search_route,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import matches_time
+from phonebuddy.phoneworld.tasks.answers import (
+    ClockTime,
+    Expectation,
+    Together,
+    dashed_code,
+    train_number,
+)
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.cross_app.steps import (
     copy_text,
@@ -73,6 +79,7 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     sent_to_friend,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
+from phonebuddy.phoneworld.tasks.expect import WritesValue
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.ui.format import local_date
 from phonebuddy.phoneworld.world import World
@@ -254,7 +261,7 @@ def _sample_ticket(world: World, rng: random.Random) -> Params:
         }
 
 
-class FriendTrainTicket(TaskTemplate):
+class FriendTrainTicket(WritesValue):
     """WeChat → Travel → Wallet → WeChat: book the ticket a friend asked for with the details
     they sent, then tell them what was booked."""
 
@@ -262,6 +269,7 @@ class FriendTrainTicket(TaskTemplate):
     category = Category.CROSS_APP
     apps = (MESSENGER, TRAVEL_PACKAGE, WALLET)
     difficulty = 40
+    written = f"apps/{MESSENGER}/messages[*]/text"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         friend = rng.choice(list(world.content(MESSENGER)["friends"]))
@@ -312,13 +320,13 @@ class FriendTrainTicket(TaskTemplate):
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         problems = check_train_order(diff, params)
         texts, told = sent_to_friend(diff, params)
-        said = "\n".join(texts)
-        hour, minute = (int(part) for part in params["depart"].split(":"))
-        if texts and params["train"].lower() not in said.lower():
-            told.append(f"the reply {said!r} does not name {params['train']}")
-        if texts and not matches_time(said, hour, minute):
-            told.append(f"the reply {said!r} does not say it leaves at {params['depart']}")
+        if texts:
+            told += self.writing_problems(diff, params, "\n".join(texts), what="the reply")
         return problems + told
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        hour, minute = (int(part) for part in params["depart"].split(":"))
+        return Together(train_number(params["train"]), ClockTime(hour, minute))
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_private_chat(ui, params["friend"], params["friend_id"])
@@ -429,7 +437,7 @@ def _waiting_parcels(world: World) -> list[Any]:
     ]
 
 
-class ParcelCodeBySms(TaskTemplate):
+class ParcelCodeBySms(WritesValue):
     """WeChat mini-program → Messages: the code is read in 裹裹快递 and texted to a contact."""
 
     id = "cross_app.parcel_code_sms"
@@ -437,6 +445,7 @@ class ParcelCodeBySms(TaskTemplate):
     apps = (MESSENGER, CONTACTS, MESSAGES)
     difficulty = 15
     TRACK_ID = "tr-task"
+    written = f"apps/{MESSAGES}/threads[*]/messages[*]/text"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         parcel = rng.choice(_waiting_parcels(world))
@@ -468,10 +477,12 @@ class ParcelCodeBySms(TaskTemplate):
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         problems = check_one_sms(diff, params["phone"])
-        sent = sent_messages(diff)
-        if not problems and params["code"] not in sent[0][1]:
-            problems.append(f"the SMS {sent[0][1]!r} lacks the pickup code {params['code']}")
-        return problems
+        if problems:
+            return problems
+        return self.writing_problems(diff, params, sent_messages(diff)[0][1], what="the SMS")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        return dashed_code(params["code"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mini(ui, PARCELS)

@@ -6,15 +6,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, digits
+from phonebuddy.phoneworld.apps.contacts.app import CONTACTS
 from phonebuddy.phoneworld.apps.gallery.app import GALLERY_PACKAGE
 from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO, open_photo, photo_params
 from phonebuddy.phoneworld.apps.gallery.tasks import seeded_photos as gallery_photos
 from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
-from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER, open_private_chat
+from phonebuddy.phoneworld.apps.messenger.steps import MESSAGES, MESSENGER, open_private_chat
 from phonebuddy.phoneworld.apps.shop.content import default_options, sku_price
 from phonebuddy.phoneworld.apps.shop.tasks import SHOP, open_result, open_shop, search_for
-from phonebuddy.phoneworld.tasks.answers import matches_number
+from phonebuddy.phoneworld.tasks.answers import Expectation, Money, phone_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.cross_app.steps import (
     any_friend,
@@ -25,12 +25,13 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     sent_to_friend,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.expect import WritesValue
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Category, Instruction, Type
 
 
-class ProductToChat(TaskTemplate):
+class ProductToChat(WritesValue):
     """Shop → WeChat. Shop's share button does nothing yet, so the product travels the way
     people pass on Taobao items anyway: copy the name, paste it into the chat, add the price."""
 
@@ -38,6 +39,7 @@ class ProductToChat(TaskTemplate):
     category = Category.CROSS_APP
     apps = (SHOP, MESSENGER)
     difficulty = 20
+    written = f"{MESSAGES}[*]/text"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         product = rng.choice(list(world.content(SHOP)["products"]))
@@ -63,11 +65,11 @@ class ProductToChat(TaskTemplate):
         said = "\n".join(texts)
         if not contains_text(said, params["name"]):
             problems.append(f"the chat {said!r} does not name {params['name']!r}")
-        # Numbers in the product's name ("iPhone 15") must not pass for its price.
-        price = params["price_cents"] / 100
-        if not matches_number(said.replace(params["name"], ""), price):
-            problems.append(f"the chat {said!r} does not give the price {price:.2f}")
-        return problems
+        # Numbers in the product's name ("iPhone 15") are the instruction's, not prices.
+        return problems + self.writing_problems(diff, params, said, what="the chat")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        return Money(params["price_cents"] / 100)
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_shop(ui)
@@ -81,13 +83,14 @@ class ProductToChat(TaskTemplate):
         yield ui.tap("send")
 
 
-class ContactNumberToChat(TaskTemplate):
+class ContactNumberToChat(WritesValue):
     """Contacts → WeChat: the number is copied from the contact card and pasted in the chat."""
 
     id = "cross_app.contact_number_to_chat"
     category = Category.CROSS_APP
     apps = (CONTACTS, MESSENGER)
     difficulty = 18
+    written = f"{MESSAGES}[*]/text"
 
     def sample(self, world: World, rng: random.Random) -> Params:
         contact = rng.choice(list(world.content(CONTACTS)["roster"]))
@@ -108,9 +111,12 @@ class ContactNumberToChat(TaskTemplate):
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         texts, problems = sent_to_friend(diff, params)
-        if texts and not any(params["phone"] in digits(text) for text in texts):
-            problems.append(f"the messages {texts} lack the number {params['phone']}")
-        return problems
+        if not texts:
+            return problems
+        return problems + self.writing_problems(diff, params, "\n".join(texts), what="the chat")
+
+    def expected_writing(self, diff: StateDiff, params: Params) -> Expectation:
+        return phone_number(params["phone"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("联系人")
