@@ -55,6 +55,8 @@ for top in packages:
     modules += 1
     errors = []
     for info in pkgutil.walk_packages(package.__path__, top + ".", onerror=errors.append):
+        if info.name.rpartition(".")[2] == "__main__":
+            continue  # run, not imported: checked with `python -m ... --help` below
         try:
             importlib.import_module(info.name)
             modules += 1
@@ -70,11 +72,14 @@ for entry in distribution(name).entry_points:
         continue
     if entry.group != "phonebuddy.cli":
         continue
-    try:
+    try:  # as `phonebuddy` mounts it: a sub-command group of the command line
+        import typer
         import typer.main
-        command = typer.main.get_command(loaded)
+        parent = typer.Typer()
+        parent.add_typer(loaded, name=entry.name)
+        command = typer.main.get_command(parent)
         with contextlib.redirect_stdout(io.StringIO()):
-            command.main(["--help"], prog_name=f"phonebuddy {entry.name}", standalone_mode=False)
+            command.main([entry.name, "--help"], prog_name="phonebuddy", standalone_mode=False)
     except Exception:
         failed(f"phonebuddy {entry.name} --help")
 
