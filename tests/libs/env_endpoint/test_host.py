@@ -312,3 +312,18 @@ async def test_a_verb_waiting_on_a_device_that_is_lost_hears_device_lost(
         await waiting
     assert raised.value.code == ErrorCode.DEVICE_LOST
     assert raised.value.message == f"device {got.device_id} was lost: offline"
+
+
+async def test_a_lease_renewed_while_the_reaper_tidies_another_is_kept(
+    host: EnvHost, backend: MemoryBackend, clock: FakeClock
+) -> None:
+    host.lock_timeout_s = None
+    first, second = await lease(host, ttl_s=5), await lease(host, ttl_s=5)
+    clock.advance(6)  # both expired
+    gate = backend.hold(first.device_id)  # tidying the first device takes a while
+    reaping = asyncio.create_task(host.reap_expired())
+    await asyncio.sleep(0.02)
+    await host.renew(m.RenewRequest(lease_id=second.lease_id, ttl_s=30))  # just in time
+    gate.set()
+    assert await reaping == [first.lease_id]
+    assert (await act(host, second.lease_id)).effect == "applied"

@@ -118,6 +118,11 @@ class EnvHost:
         """End every lease past its TTL (each device is tidied for the next client)."""
         reaped = []
         for record in self.leases.expired():
+            current = self.leases.holder(record.device_id)
+            if current is None or current.lease_id != record.lease_id:
+                continue  # it ended while an earlier device was tidied
+            if current.expires_at > self.leases.clock():
+                continue  # renewed meanwhile
             log.info("lease %s on %s expired; tidying it", record.lease_id, record.device_id)
             if await self.end_lease(record.lease_id):
                 self.metrics.expired_leases.inc()
