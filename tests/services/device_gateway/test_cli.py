@@ -10,14 +10,14 @@ import pytest
 from typer.testing import CliRunner
 
 from phonebuddy.bus import NatsSettings, RemoteError, connect
-from phonebuddy.cli.main import _add_plugin_commands, app
+from phonebuddy.cli.main import full_app
 from phonebuddy.protocol import ErrorCode, Open, Source
 from phonebuddy.protocol import env as m
 from phonebuddy.protocol.subjects import EnvVerb, env_lease_subject, env_verb_subject
 from phonebuddy.stack.local import ServiceProcess, registered_services
 from phonebuddy.testing import AdbServer, NatsServer, free_port
 
-_add_plugin_commands()
+app = full_app()
 runner = CliRunner()
 
 

@@ -14,10 +14,10 @@ import httpx
 from PIL import Image
 from typer.testing import CliRunner
 
-from phonebuddy.cli.main import _add_plugin_commands, app
+from phonebuddy.cli.main import full_app
 from phonebuddy.testing import free_port
 
-_add_plugin_commands()
+app = full_app()
 runner = CliRunner()
 
 
