@@ -65,6 +65,8 @@ def test_trains_and_publishes_a_loadable_checkpoint(tmp_path, tiny_checkpoint, t
     assert {"config.json", "model.safetensors", "tokenizer.json", "preprocessor_config.json"} <= {
         p.name for p in folder.iterdir()
     }
+    stored = (tmp_path / "tiny-sft" / "metrics.jsonl").read_text().splitlines()
+    assert [json.loads(line)["step"] for line in stored if '"step"' in line][:2] == [1, 2]
     from transformers import AutoModelForImageTextToText
 
     AutoModelForImageTextToText.from_pretrained(folder)  # loads as a Hugging Face checkpoint

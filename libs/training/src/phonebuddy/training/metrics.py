@@ -1,4 +1,5 @@
-"""Per-step training metrics: JSON lines (stdout and the job's folder), Prometheus on rank 0.
+"""Per-step training metrics: JSON lines (stdout and the job's folder), a progress line on a
+terminal's stderr, Prometheus on rank 0.
 
 Gauges are `phonebuddy_train_<what>` with a `kind` label (sft, rl): loss, grad norm, learning
 rate, tokens per second, packing utilization, examples and tokens seen, the step itself.
@@ -39,6 +40,7 @@ class TrainMetrics:
         self.kind = kind
         self.stream = stream if stream is not None else sys.stdout
         self.sink = sink  # receives every line so far (the job's metrics.jsonl)
+        self.progress: TextIO | None = sys.stderr  # a one-line progress display when a terminal
         self.lines: list[str] = []
         self.registry = ServiceMetrics("train")
         self._gauges = {
@@ -57,6 +59,14 @@ class TrainMetrics:
         line = json.dumps({"event": event, "kind": self.kind, **values}, sort_keys=True)
         self.lines.append(line)
         print(line, file=self.stream, flush=True)
+        if event == "step" and self.progress is not None and self.progress.isatty():
+            total = values.get("total_steps", "?")
+            self.progress.write(
+                f"\r{self.kind} step {values.get('step')}/{total} "
+                f"loss {values.get('loss', float('nan')):.4f} "
+                f"{values.get('tokens_per_second', 0):.0f} tok/s"
+            )
+            self.progress.flush()
         for name, value in values.items():
             gauge = self._gauges.get(name)
             if gauge is not None and isinstance(value, int | float):

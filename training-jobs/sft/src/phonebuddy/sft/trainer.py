@@ -47,6 +47,7 @@ from phonebuddy.training.model import load_for_training, save_hf_folder, trainin
 from phonebuddy.training.schedule import RowOrder, lr_at, steps_for
 
 KIND = "sft"
+METRICS_FILE = "metrics.jsonl"
 
 
 class JobError(Exception):
@@ -91,6 +92,11 @@ class SFTTrainer:
         self.scratch = Path(tempfile.mkdtemp(prefix="phonebuddy-sft-"))
         self.checkpoints = CheckpointStore(config.checkpoint.output, config.name)
         self.stop = StopFlag()
+        if world.is_main:
+            metrics.sink = self._write_metrics
+
+    def _write_metrics(self, lines: list[str]) -> None:
+        self.checkpoints.put_text(METRICS_FILE, "".join(f"{line}\n" for line in lines))
 
     # ---- set-up ----
 
