@@ -1,30 +1,28 @@
-"""Image inputs: data URIs, http(s) URLs and store references become RGB images, or an
-`ImageError` that says which image and why."""
+"""Image inputs: data URIs and store references become RGB images, or an `ImageError` that
+says which image and why (http(s) URLs: test_remote_images.py)."""
 
 import asyncio
 import base64
 import io
 import struct
+import threading
+import time
 import zlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
 import pytest
-from fastapi import FastAPI
-from fastapi.responses import RedirectResponse, Response, StreamingResponse
 from PIL import Image
+from transformers import Qwen2VLImageProcessorPil
 
 from phonebuddy.policy.errors import ImageError
-from phonebuddy.policy.images import ImageLimits, ImageLoader
+from phonebuddy.policy.images import ImageFit, ImageLimits, ImageLoader
+from phonebuddy.policy.transformers_backend import processor_fit
+from phonebuddy.policy_model.tiny import make_image_processor
 from phonebuddy.storage import BLOB_PREFIX, LocalStore, S3Location, S3Store, blob_key
-from phonebuddy.testing import S3Server, serve_asgi
-from phonebuddy.testing.ports import free_port
+from phonebuddy.testing import S3Server
 
 MAX_BYTES = 64_000
-LIMITS = ImageLimits(
-    max_bytes=MAX_BYTES, max_pixels=1_000_000, fetch_timeout_s=5.0, allow_remote=True
-)
+LIMITS = ImageLimits(max_bytes=MAX_BYTES, max_pixels=1_000_000)
 LABEL = "messages[0].content[1]"
 
 
@@ -126,7 +124,7 @@ async def test_data_uri_over_the_byte_limit_is_refused_before_decoding() -> None
 
 
 async def test_decoded_data_over_the_byte_limit_is_refused() -> None:
-    limits = ImageLimits(max_bytes=100, max_pixels=10**6, fetch_timeout_s=1.0, allow_remote=False)
+    limits = ImageLimits(max_bytes=100, max_pixels=10**6)
     # 101 bytes are 136 characters of base64, within the text bound (100 * 4 // 3 + 4 = 137).
     message = await load_error(ImageLoader(limits), data_uri(b"\0" * 101))
     assert "has 101 bytes; the limit is 100" in message
@@ -147,9 +145,7 @@ async def test_truncated_image_is_refused() -> None:
 
 
 async def test_image_at_the_pixel_limit_loads_and_one_row_more_is_refused() -> None:
-    limits = ImageLimits(
-        max_bytes=MAX_BYTES, max_pixels=100, fetch_timeout_s=1.0, allow_remote=False
-    )
+    limits = ImageLimits(max_bytes=MAX_BYTES, max_pixels=100)
     loader = ImageLoader(limits)
     assert (await load(loader, data_uri(png((10, 10))))).size == (10, 10)
     message = await load_error(loader, data_uri(png((10, 11))))
@@ -165,9 +161,7 @@ async def test_decompression_bomb_is_refused_from_its_header_without_decoding() 
 
 
 async def test_header_beyond_pillows_own_bomb_limit_is_an_image_error() -> None:
-    limits = ImageLimits(
-        max_bytes=MAX_BYTES, max_pixels=10**12, fetch_timeout_s=1.0, allow_remote=False
-    )
+    limits = ImageLimits(max_bytes=MAX_BYTES, max_pixels=10**12)
     message = await load_error(ImageLoader(limits), data_uri(png_header_only(60_000, 60_000)))
     assert "not a decodable image" in message
 
@@ -187,108 +181,6 @@ async def test_header_beyond_pillows_own_bomb_limit_is_an_image_error() -> None:
 async def test_unsupported_url_scheme_is_refused_naming_it(url: str, scheme: str) -> None:
     message = await load_error(ImageLoader(LIMITS), url)
     assert f"unsupported image URL scheme {scheme!r}" in message
-
-
-# -- http(s) -----------------------------------------------------------------------------------
-
-SHOT = png((30, 60), color=(9, 99, 199))
-
-
-def image_app() -> FastAPI:
-    app = FastAPI()
-
-    @app.get("/shot.png")
-    async def shot() -> Response:
-        return Response(SHOT, media_type="image/png")
-
-    @app.get("/moved.png")
-    async def moved() -> RedirectResponse:
-        return RedirectResponse("/shot.png", status_code=302)
-
-    @app.get("/huge.png")
-    async def huge() -> StreamingResponse:
-        async def chunks() -> AsyncIterator[bytes]:
-            for _ in range(MAX_BYTES // 4096 + 2):
-                yield b"\0" * 4096
-
-        return StreamingResponse(chunks(), media_type="image/png")
-
-    @app.get("/slow.png")
-    async def slow() -> Response:
-        await asyncio.sleep(0.5)
-        return Response(SHOT, media_type="image/png")
-
-    return app
-
-
-@pytest.fixture
-async def image_server() -> AsyncIterator[str]:
-    async with serve_asgi(image_app()) as url:
-        yield url
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient() as client:
-        yield client
-
-
-async def test_http_image_is_fetched_and_decoded(
-    image_server: str, http: httpx.AsyncClient
-) -> None:
-    image = await load(ImageLoader(LIMITS, http=http), f"{image_server}/shot.png")
-    assert (image.mode, image.size) == ("RGB", (30, 60))
-    assert image.getpixel((0, 0)) == (9, 99, 199)
-
-
-async def test_http_redirect_is_followed(image_server: str, http: httpx.AsyncClient) -> None:
-    image = await load(ImageLoader(LIMITS, http=http), f"{image_server}/moved.png")
-    assert image.size == (30, 60)
-
-
-async def test_http_error_status_is_reported(image_server: str, http: httpx.AsyncClient) -> None:
-    url = f"{image_server}/missing.png"
-    message = await load_error(ImageLoader(LIMITS, http=http), url)
-    assert f"GET {url} answered 404" in message
-
-
-async def test_http_body_over_the_byte_limit_is_refused_while_streaming(
-    image_server: str, http: httpx.AsyncClient
-) -> None:
-    message = await load_error(ImageLoader(LIMITS, http=http), f"{image_server}/huge.png")
-    assert f"larger than {MAX_BYTES} bytes" in message
-
-
-async def test_http_fetch_past_the_timeout_is_an_image_error(
-    image_server: str, http: httpx.AsyncClient
-) -> None:
-    limits = ImageLimits(
-        max_bytes=MAX_BYTES, max_pixels=10**6, fetch_timeout_s=0.1, allow_remote=True
-    )
-    message = await load_error(ImageLoader(limits, http=http), f"{image_server}/slow.png")
-    assert "could not fetch" in message
-    assert "Timeout" in message
-
-
-async def test_unreachable_http_server_is_an_image_error(http: httpx.AsyncClient) -> None:
-    url = f"http://127.0.0.1:{free_port('127.0.0.1')}/shot.png"
-    message = await load_error(ImageLoader(LIMITS, http=http), url)
-    assert f"could not fetch {url}" in message
-
-
-async def test_remote_urls_are_refused_when_remote_fetching_is_off(
-    image_server: str, http: httpx.AsyncClient
-) -> None:
-    limits = ImageLimits(
-        max_bytes=MAX_BYTES, max_pixels=10**6, fetch_timeout_s=5.0, allow_remote=False
-    )
-    message = await load_error(ImageLoader(limits, http=http), f"{image_server}/shot.png")
-    assert "does not fetch remote image URLs" in message
-
-
-async def test_remote_urls_are_refused_without_an_http_client() -> None:
-    message = await load_error(ImageLoader(LIMITS), "https://example.com/shot.png")
-    assert "does not fetch remote image URLs" in message
 
 
 # -- store references --------------------------------------------------------------------------
@@ -400,3 +292,78 @@ async def test_s3_reference_with_an_empty_store_prefix_maps_the_whole_bucket(
     )
     image = await load(loader, "s3://screens-bucket/episodes/7/step-3.png")
     assert image.size == (5, 7)
+
+
+# -- memory: the processor's size at once, few full-size decodes at a time -----------------------
+
+
+def noise_png(width: int, height: int) -> bytes:
+    buffer = io.BytesIO()
+    Image.effect_noise((width, height), 60).convert("RGB").save(buffer, "PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def processor() -> Qwen2VLImageProcessorPil:
+    return make_image_processor()
+
+
+@pytest.fixture(scope="module")
+def fit(processor: Qwen2VLImageProcessorPil) -> ImageFit:
+    fit = processor_fit(processor)
+    assert fit is not None
+    return fit
+
+
+@pytest.mark.parametrize(
+    "size", [(1600, 3600), (1080, 2400), (2400, 1080), (216, 480), (512, 512), (37, 2000)]
+)
+async def test_images_arrive_as_the_processor_would_make_them(
+    processor: Qwen2VLImageProcessorPil, fit: ImageFit, size: tuple[int, int]
+) -> None:
+    """An image is resized to the processor's size as soon as it is decoded (a 1600x3600 one
+    then holds 0.26 M pixels, not 5.8 M), and the processor makes exactly the pixels from it
+    that it makes from the original: what the model sees does not change."""
+    data = noise_png(*size)
+    limits = ImageLimits(max_bytes=len(data), max_pixels=10**7)
+    image = await ImageLoader(limits).load(data_uri(data), label=LABEL, fit=fit)
+    assert image.size == fit.size(*size)
+    assert image.width * image.height <= processor.size.longest_edge
+    original = Image.open(io.BytesIO(data)).convert("RGB")
+    expected = processor(images=[original], return_tensors="np")
+    got = processor(images=[image], return_tensors="np")
+    assert (got["image_grid_thw"] == expected["image_grid_thw"]).all()
+    assert (got["pixel_values"] == expected["pixel_values"]).all()
+
+
+async def test_a_shape_the_model_cannot_take_is_refused_from_its_header(fit: ImageFit) -> None:
+    bomb = png_header_only(50, 12_000)  # 240:1, and no pixel data to decode
+    with pytest.raises(ImageError) as caught:
+        await ImageLoader(LIMITS).load(data_uri(bomb), label=LABEL, fit=fit)
+    assert f"{LABEL} is 50x12000, which the model cannot take" in caught.value.message
+    assert "aspect ratio" in caught.value.message
+
+
+async def test_at_most_decode_slots_images_are_decoded_at_once() -> None:
+    """Concurrent loads (one request's images, or many requests') hold at most `decode_slots`
+    full-size images at a time; each reports its decoded bytes."""
+    active = most = 0
+    decoded: list[int] = []
+    lock = threading.Lock()
+
+    def on_decode(nbytes: int) -> None:
+        nonlocal active, most
+        with lock:
+            active += 1
+            most = max(most, active)
+        time.sleep(0.05)
+        with lock:
+            active -= 1
+            decoded.append(nbytes)
+
+    images = ImageLoader(LIMITS, decode_slots=2, on_decode=on_decode)
+    urls = [data_uri(png((40, 30 + i))) for i in range(8)]
+    loaded = await asyncio.gather(*(images.load(url, label=LABEL) for url in urls))
+    assert [image.size for image in loaded] == [(40, 30 + i) for i in range(8)]
+    assert most == 2
+    assert sorted(decoded) == [40 * (30 + i) * 3 for i in range(8)]

@@ -189,6 +189,7 @@ def test_invalid_parameters_are_400s(
         ("data:text/plain,hello", "data:image/<type>;base64"),
         ("ftp://example.com/a.png", "unsupported image URL scheme"),
         ("store:blobs/sha256/00/" + "0" * 64, "no object store"),
+        (png_data_uri(20, 4100), "20x4100, which the model cannot take"),  # over 200:1
     ],
 )
 def test_broken_images_are_400s_naming_the_image(client: OpenAI, url: str, needle: str) -> None:
@@ -206,6 +207,28 @@ def test_prompt_too_long(client: OpenAI) -> None:
             model=MODEL, messages=[user_message("tap " * 5000)], max_tokens=4
         )
     assert raised.value.code == "context_length_exceeded"
+
+
+def test_a_prompt_longer_than_any_context_is_refused_by_its_size(client: OpenAI) -> None:
+    """10 MB of text is refused from its length, before it is tokenized (which took 11 s)."""
+    text = "tap " * (10 * 2**20 // 4)
+    with pytest.raises(openai.BadRequestError) as raised:
+        client.chat.completions.create(
+            model=MODEL, messages=[user_message("Go."), user_message(text)], max_tokens=4
+        )
+    assert raised.value.code == "context_length_exceeded"
+    assert f"the request has {len(text) + 3} characters" in str(raised.value)
+    assert "maximum context length is 4096 tokens" in str(raised.value)
+
+
+def test_a_long_prompt_of_long_tokens_within_the_context_is_served(client: OpenAI) -> None:
+    """The size bound refuses only text no tokenization can fit: 200,000 spaces are 1,563
+    tokens of this vocabulary's 128-space token, and fit a 4096-token context."""
+    completion = client.chat.completions.create(
+        model=MODEL, messages=[user_message(" " * 200_000)], max_tokens=1
+    )
+    assert completion.usage is not None
+    assert completion.usage.prompt_tokens < 4096 - 1
 
 
 def test_streaming_is_refused_clearly(server: str) -> None:

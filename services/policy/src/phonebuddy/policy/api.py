@@ -8,11 +8,17 @@ vLLM does.
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+def _json(value: object) -> str:
+    """JSON as chat templates write it (`tojson`)."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 class _Lenient(BaseModel):
@@ -66,6 +72,19 @@ class Message(_Lenient):
         if not isinstance(self.content, list):
             return []
         return [part.image_url.url for part in self.content if isinstance(part, ImageContent)]
+
+    def text_chars(self) -> int:
+        """Characters of text this message puts in the prompt (image URLs are not text)."""
+        if isinstance(self.content, str):
+            chars = len(self.content)
+        else:
+            chars = sum(len(p.text) for p in self.content or () if isinstance(p, TextContent))
+        chars += len(self.reasoning_content or "")
+        for call in self.tool_calls or ():
+            arguments = call.function.arguments
+            chars += len(call.function.name)
+            chars += len(arguments if isinstance(arguments, str) else _json(arguments))
+        return chars
 
 
 class FunctionSpec(_Lenient):
@@ -126,17 +145,28 @@ class ChatCompletionRequest(_Lenient):
     def tools_enabled(self) -> bool:
         return bool(self.tools) and self.tool_choice != "none"
 
+    def text_chars(self) -> int:
+        """Characters of text in the prompt: messages and tool schemas, without image URLs."""
+        tools = self.template_tools() or []
+        return sum(m.text_chars() for m in self.messages) + sum(len(_json(t)) for t in tools)
+
     def requested_max_tokens(self) -> int | None:
         return self.max_completion_tokens or self.max_tokens
 
     def template_messages(self) -> list[dict[str, Any]]:
-        """Plain dicts for the chat template (images stay `image_url` parts)."""
-        return [
-            message.model_dump(mode="json", exclude_none=True, include={
+        """Plain dicts for the chat template. Images stay `image_url` parts but without their
+        URL: the template writes a placeholder, and Jinja keeps what it renders in reference
+        cycles until the next garbage collection (megabytes of base64, request after request)."""
+        messages = []
+        for message in self.messages:
+            plain = message.model_dump(mode="json", exclude_none=True, include={
                 "role", "content", "tool_calls", "reasoning_content",
-            })
-            for message in self.messages
-        ]  # fmt: skip
+            })  # fmt: skip
+            for part in plain["content"] if isinstance(plain.get("content"), list) else ():
+                if part["type"] == "image_url":
+                    part["image_url"] = {}
+            messages.append(plain)
+        return messages
 
     def template_tools(self) -> list[dict[str, Any]] | None:
         if not self.tools_enabled or self.tools is None:

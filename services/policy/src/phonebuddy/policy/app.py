@@ -47,11 +47,14 @@ from phonebuddy.policy.errors import (
     GenerationTimeoutError,
     ModelNotFoundError,
     PolicyError,
+    PromptTextTooLongError,
     PromptTooLongError,
     UnauthorizedError,
 )
-from phonebuddy.policy.images import ImageLimits, ImageLoader
+from phonebuddy.policy.images import ImageFit, ImageLimits, ImageLoader
+from phonebuddy.policy.memory import MemoryReturn, ReturnMemoryMiddleware
 from phonebuddy.policy.metrics import PolicyMetrics
+from phonebuddy.policy.remote_images import RemoteImageFetcher, RemotePolicy
 from phonebuddy.policy.settings import PolicySettings
 from phonebuddy.policy.toolcalls import parse_assistant_text
 from phonebuddy.storage import ObjectStore, S3Location, StoreSettings, open_store
@@ -100,6 +103,7 @@ class PolicyService:
         self.settings = settings
         self.backend = backend
         self.metrics = PolicyMetrics()
+        self.memory = MemoryReturn()
         self.store: ObjectStore | None = None
         self.http: httpx.AsyncClient | None = None
         self.images: ImageLoader | None = None
@@ -109,18 +113,29 @@ class PolicyService:
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
-            self.http = await stack.enter_async_context(httpx.AsyncClient())
+            stack.push_async_callback(self.memory.close)
+            s = self.settings
+            remote = None
+            if s.allow_remote_images:
+                # No proxy from the environment: the address checked is the one connected to.
+                self.http = await stack.enter_async_context(
+                    httpx.AsyncClient(trust_env=False, follow_redirects=False)
+                )
+                remote = RemoteImageFetcher(
+                    RemotePolicy(frozenset(s.image_url_allow_hosts), s.image_url_max_redirects,
+                                 s.image_fetch_timeout_s, s.max_image_bytes),
+                    self.http,
+                )  # fmt: skip
             location = None
             if os.environ.get("PHONEBUDDY_STORE_URL"):  # store: image refs need a store
                 store_settings = StoreSettings()
                 self.store = await stack.enter_async_context(open_store(store_settings))
                 if isinstance(store_settings.location, S3Location):
                     location = store_settings.location
-            s = self.settings
             self.images = ImageLoader(
-                ImageLimits(s.max_image_bytes, s.max_image_pixels, s.image_fetch_timeout_s,
-                            s.allow_remote_images),
-                http=self.http, store=self.store, store_location=location,
+                ImageLimits(s.max_image_bytes, s.max_image_pixels),
+                remote=remote, store=self.store, store_location=location,
+                decode_slots=s.max_concurrent_image_decodes, on_decode=self.memory.note,
             )  # fmt: skip
             await self.backend.start()
             stack.push_async_callback(self.backend.close)
@@ -173,6 +188,11 @@ class PolicyService:
             raise BadRequestError(
                 f"n={request.n} is above this server's limit {s.max_n}", param="n"
             )
+        # Refuse by size before anything costs: images, the template, the tokenizer (a backend
+        # without a tokenizer has no `max_prompt_chars`).
+        max_chars: int | None = getattr(self.backend, "max_prompt_chars", None)
+        if max_chars is not None and (chars := request.text_chars()) > max_chars:
+            raise PromptTextTooLongError(chars, max_chars, self.backend.max_model_len)
         labelled = [
             (url, f"image {number} (message {index + 1})")
             for index, message in enumerate(request.messages)
@@ -186,8 +206,13 @@ class PolicyService:
         loader = self.images
         if loader is None:
             raise RuntimeError("the service is not running")
-        images = await asyncio.gather(*(loader.load(url, label=label) for url, label in labelled))
+        # Images arrive already resized to what the model's processor makes of them.
+        fit: ImageFit | None = getattr(self.backend, "image_fit", None)
+        images = await asyncio.gather(
+            *(loader.load(url, label=label, fit=fit) for url, label in labelled)
+        )
         prompt = await self.backend.encode(request, list(images))
+        del images
         params = self.sampling(request, prompt.prompt_tokens)
         self.metrics.prompt_length.observe(prompt.prompt_tokens)
         try:
@@ -250,6 +275,7 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
 
     app = FastAPI(title="PhoneBuddy policy server", lifespan=lifespan)
     app.state.service = service
+    app.add_middleware(ReturnMemoryMiddleware, memory=service.memory)
     app.include_router(
         health_router(metrics=service.metrics.registry, readiness={"model": lambda: backend.loaded})
     )

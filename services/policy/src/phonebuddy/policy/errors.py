@@ -46,6 +46,21 @@ class PromptTooLongError(BadRequestError):
         self.prompt_tokens = prompt_tokens
 
 
+class PromptTextTooLongError(BadRequestError):
+    """A prompt refused by its length in characters, before it is tokenized: more characters
+    than `max_model_len` tokens of this tokenizer can hold."""
+
+    code = "context_length_exceeded"
+
+    def __init__(self, chars: int, max_chars: int, max_model_len: int) -> None:
+        super().__init__(
+            f"this model's maximum context length is {max_model_len} tokens, at most "
+            f"{max_chars} characters of text; the request has {chars} characters",
+            param="messages",
+        )
+        self.chars = chars
+
+
 class UnauthorizedError(PolicyError):
     status = 401
     type = "authentication_error"

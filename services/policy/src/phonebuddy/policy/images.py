@@ -2,8 +2,15 @@
 
 Store references name an object in the server's store (PHONEBUDDY_STORE_*): `store:KEY`
 (`store:blobs/sha256/ab/ab12...` is a screenshot stored by content hash, checked on read), or
-`s3://BUCKET/PREFIX/KEY` when BUCKET and PREFIX are the store's own. Every failure is an
-`ImageError` that says which image and why; sizes are limited before and after decoding.
+`s3://BUCKET/PREFIX/KEY` when BUCKET and PREFIX are the store's own. Remote URLs go through
+`RemoteImageFetcher` (off by default). Every failure is an `ImageError` that says which image
+and why; sizes are limited before and after decoding.
+
+Memory: an image's size is read from its header before anything is decoded; at most
+`decode_slots` images (all requests together) are decoded at full size at once, and each is
+resized at once to the size the model's image processor would give it (`ImageFit`, the same
+size and filter, so the processor sees the same pixels it would have made itself), so a request
+holds at most its image count times the processor's pixel cap.
 """
 
 from __future__ import annotations
@@ -12,52 +19,73 @@ import asyncio
 import base64
 import binascii
 import io
+import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-import httpx
 from PIL import Image
 
 from phonebuddy.policy.errors import ImageError
+from phonebuddy.policy.remote_images import RemoteImageError, RemoteImageFetcher
 from phonebuddy.storage import BLOB_PREFIX, ObjectStore, S3Location, StoreError
 
+log = logging.getLogger(__name__)
 _DATA_URI = re.compile(r"^data:(?P<mime>image/[A-Za-z0-9.+-]+)?(?P<b64>;base64)?,", re.IGNORECASE)
+REMOTE_REFUSED = "the image URL could not be fetched"
 
 
 @dataclass(frozen=True, slots=True)
 class ImageLimits:
     max_bytes: int
     max_pixels: int
-    fetch_timeout_s: float
-    allow_remote: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ImageFit:
+    """How the model's image processor sizes an image: `size(width, height)` is the
+    `(width, height)` it resizes to (it may raise `ValueError` for a shape it cannot take),
+    with the Pillow filter `resample`."""
+
+    size: Callable[[int, int], tuple[int, int]]
+    resample: int
 
 
 class ImageLoader:
-    """Loads the images of one request. `store` and `store_location` are optional: without a
-    store, `store:` references are refused with a clear message."""
+    """Loads the images of requests. `remote` fetches http(s) URLs (without it they are
+    refused); `store` and `store_location` are optional: without a store, `store:` references
+    are refused with a clear message."""
 
     def __init__(
         self,
         limits: ImageLimits,
         *,
-        http: httpx.AsyncClient | None = None,
+        remote: RemoteImageFetcher | None = None,
         store: ObjectStore | None = None,
         store_location: S3Location | None = None,
+        decode_slots: int = 2,
+        on_decode: Callable[[int], None] | None = None,
     ) -> None:
         self.limits = limits
-        self.http = http
+        self.remote = remote
         self.store = store
         self.store_location = store_location
+        self._decode_slots = asyncio.Semaphore(decode_slots)
+        self.on_decode = on_decode  # told the bytes of each full-size decode
 
-    async def load(self, url: str, *, label: str) -> Image.Image:
+    async def load(self, url: str, *, label: str, fit: ImageFit | None = None) -> Image.Image:
+        """The image at `url` as RGB, already resized as `fit` would resize it."""
+        if url.startswith("data:"):
+            self._check_data_uri(url, label)
+            async with self._decode_slots:  # the decoded bytes, too, exist one slot at a time
+                return await asyncio.to_thread(self._decode_data_uri, url, label, fit)
         data = await self._bytes(url, label=label)
         if len(data) > self.limits.max_bytes:
             raise ImageError(f"{label} has {len(data)} bytes; the limit is {self.limits.max_bytes}")
-        return await asyncio.to_thread(self._decode, data, label)
+        async with self._decode_slots:
+            return await asyncio.to_thread(self._decode, data, label, fit)
 
     async def _bytes(self, url: str, *, label: str) -> bytes:
-        if url.startswith("data:"):
-            return self._data_uri(url, label)
         if url.startswith(("http://", "https://")):
             return await self._fetch(url, label)
         if url.startswith(("store:", "s3://")):
@@ -68,39 +96,32 @@ class ImageLoader:
             "store:KEY / s3://bucket/key"
         )
 
-    def _data_uri(self, url: str, label: str) -> bytes:
+    def _check_data_uri(self, url: str, label: str) -> None:
         match = _DATA_URI.match(url)
         if match is None or not match.group("b64"):
             raise ImageError(f"{label}: a data URI must be data:image/<type>;base64,<data>")
-        payload = url[match.end() :]
-        if len(payload) > self.limits.max_bytes * 4 // 3 + 4:
+        if len(url) - match.end() > self.limits.max_bytes * 4 // 3 + 4:
             raise ImageError(f"{label} is larger than the {self.limits.max_bytes}-byte limit")
+
+    def _decode_data_uri(self, url: str, label: str, fit: ImageFit | None) -> Image.Image:
+        payload = url[url.index(",") + 1 :]
         try:
-            return base64.b64decode(payload, validate=True)
+            data = base64.b64decode(payload, validate=True)
         except (binascii.Error, ValueError) as exc:
             raise ImageError(f"{label}: the data URI is not valid base64 ({exc})") from exc
+        del payload
+        if len(data) > self.limits.max_bytes:
+            raise ImageError(f"{label} has {len(data)} bytes; the limit is {self.limits.max_bytes}")
+        return self._decode(data, label, fit)
 
     async def _fetch(self, url: str, label: str) -> bytes:
-        if not self.limits.allow_remote or self.http is None:
+        if self.remote is None:
             raise ImageError(f"{label}: this server does not fetch remote image URLs")
         try:
-            async with self.http.stream(
-                "GET", url, timeout=self.limits.fetch_timeout_s, follow_redirects=True
-            ) as response:
-                if response.status_code != 200:
-                    raise ImageError(f"{label}: GET {url} answered {response.status_code}")
-                chunks: list[bytes] = []
-                size = 0
-                async for chunk in response.aiter_bytes():
-                    size += len(chunk)
-                    if size > self.limits.max_bytes:
-                        raise ImageError(
-                            f"{label} at {url} is larger than {self.limits.max_bytes} bytes"
-                        )
-                    chunks.append(chunk)
-                return b"".join(chunks)
-        except httpx.HTTPError as exc:
-            raise ImageError(f"{label}: could not fetch {url}: {exc!r}") from exc
+            return await self.remote.fetch(url)
+        except RemoteImageError as exc:
+            log.warning("refused remote image %.200s: %s", url, exc)
+            raise ImageError(f"{label}: {REMOTE_REFUSED}") from None
 
     def _store_key(self, url: str, label: str) -> str:
         if url.startswith("store:"):
@@ -125,16 +146,28 @@ class ImageLoader:
         except StoreError as exc:
             raise ImageError(f"{label}: {exc}") from exc
 
-    def _decode(self, data: bytes, label: str) -> Image.Image:
+    def _decode(self, data: bytes, label: str, fit: ImageFit | None) -> Image.Image:
         try:
-            with Image.open(io.BytesIO(data)) as image:
-                width, height = image.size
-                if width * height > self.limits.max_pixels:
-                    raise ImageError(
-                        f"{label} is {width}x{height}; the limit is {self.limits.max_pixels} pixels"
-                    )
-                image.load()
-                return image.convert("RGB")
+            image = Image.open(io.BytesIO(data))
+            width, height = image.size
+            if width * height > self.limits.max_pixels:
+                raise ImageError(
+                    f"{label} is {width}x{height}; the limit is {self.limits.max_pixels} pixels"
+                )
+            try:  # before decoding: a shape the model cannot take costs nothing
+                target = fit.size(width, height) if fit is not None else None
+            except ValueError as exc:
+                raise ImageError(
+                    f"{label} is {width}x{height}, which the model cannot take: {exc}"
+                ) from exc
+            image.load()
+            if self.on_decode is not None:
+                self.on_decode(width * height * len(image.getbands()))
+            if image.mode != "RGB":
+                image = image.convert("RGB")
+            if fit is not None and target is not None and target != image.size:
+                image = image.resize(target, fit.resample)  # the full-size pixels go here
+            return image
         except ImageError:
             raise
         except (OSError, ValueError, Image.DecompressionBombError) as exc:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
-from pydantic import Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 Backend = Literal["transformers", "vllm", "teacher"]
 
@@ -50,15 +50,55 @@ class PolicySettings(BaseSettings):
         default=40_000_000, ge=1024, description="decoded size limit (decompression bombs)"
     )
     max_images_per_request: int = Field(default=16, ge=0)
-    image_fetch_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    max_concurrent_image_decodes: int = Field(
+        default=2, ge=1, description="images decoded at full size at once, all requests together"
+    )
     allow_remote_images: bool = Field(
-        default=True, description="fetch http(s) image URLs (turn off where SSRF matters)"
+        default=False,
+        description="fetch http(s) image URLs; only from IMAGE_URL_ALLOW_HOSTS, never from "
+        "private, loopback, link-local or otherwise non-public addresses",
+    )
+    image_url_allow_hosts: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(),
+        description="comma-separated host names remote images may come from; `*.example.com` "
+        "allows its subdomains",
+    )
+    image_url_max_redirects: int = Field(default=3, ge=0, le=10)
+    image_fetch_timeout_s: float = Field(
+        default=10.0, gt=0, le=300, description="for the whole fetch, redirects included"
     )
     request_timeout_s: float = Field(default=300.0, gt=0, description="queue + generation")
     # vLLM only
     vllm_tensor_parallel_size: int = Field(default=1, ge=1)
     vllm_gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
     vllm_extra_args: str = Field(default="", description="appended to vLLM's command line")
+
+    @field_validator("image_url_allow_hosts", mode="before")
+    @classmethod
+    def _hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.split(",")
+        if isinstance(value, list | tuple):
+            return tuple(str(host).strip().lower() for host in value if str(host).strip())
+        return value
+
+    @field_validator("image_url_allow_hosts")
+    @classmethod
+    def _host_names(cls, hosts: tuple[str, ...]) -> tuple[str, ...]:
+        for host in hosts:
+            name = host.removeprefix("*.")
+            if not name or any(char in name for char in "/:@*?#[] "):
+                raise ValueError(f"{host!r} is not a host name (write images.example.com)")
+        return hosts
+
+    @model_validator(mode="after")
+    def _remote_needs_hosts(self) -> Self:
+        if self.allow_remote_images and not self.image_url_allow_hosts:
+            raise ValueError(
+                "PHONEBUDDY_POLICY_ALLOW_REMOTE_IMAGES needs "
+                "PHONEBUDDY_POLICY_IMAGE_URL_ALLOW_HOSTS (the hosts images may be fetched from)"
+            )
+        return self
 
     @model_validator(mode="after")
     def _needs_model(self) -> Self:

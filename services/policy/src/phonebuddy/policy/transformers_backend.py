@@ -28,6 +28,7 @@ from transformers import (
     PreTrainedTokenizerBase,
     Qwen2VLImageProcessorPil,
 )
+from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import smart_resize
 from transformers.utils import logging as hf_logging
 
 from phonebuddy.agent import CHAT_TEMPLATE
@@ -35,6 +36,7 @@ from phonebuddy.policy.api import ChatCompletionRequest
 from phonebuddy.policy.backend import EncodedPrompt, Generation, Sample, SamplingParams
 from phonebuddy.policy.batcher import Batcher
 from phonebuddy.policy.errors import BadRequestError, NotReadyError
+from phonebuddy.policy.images import ImageFit
 from phonebuddy.policy.sampling import RowSampler, RowState, cut_at_stop, make_row
 from phonebuddy.policy.settings import PolicySettings
 
@@ -52,6 +54,8 @@ class LoadedModel:
     pad_id: int
     max_model_len: int
     device: torch.device
+    image_fit: ImageFit | None
+    max_prompt_chars: int
 
     def token_text(self, token_id: int) -> str:
         return self.tokenizer.decode([token_id], skip_special_tokens=False)
@@ -86,6 +90,30 @@ def _dtype(name: str, device: torch.device) -> torch.dtype:
     return getattr(torch, name)
 
 
+def processor_fit(processor: Qwen2VLImageProcessorPil) -> ImageFit | None:
+    """The size and filter `processor` resizes an image to (its `smart_resize`): images resized
+    so before they reach it are left as they are, so it sees the pixels it would have made."""
+    if not processor.do_resize:
+        return None
+    factor = processor.patch_size * processor.merge_size
+    low, high = processor.size.shortest_edge, processor.size.longest_edge
+
+    def size(width: int, height: int) -> tuple[int, int]:
+        rows, columns = smart_resize(height, width, factor=factor, min_pixels=low, max_pixels=high)
+        return columns, rows
+
+    return ImageFit(size=size, resample=int(processor.resample))
+
+
+def max_prompt_chars(tokenizer: PreTrainedTokenizerBase, max_model_len: int) -> int:
+    """The most characters of text `max_model_len` tokens can hold: no token covers more bytes
+    of (normalized) text than the longest vocabulary entry has characters (byte-level vocabularies
+    spell one byte per character), and NFC, the most a normalizer composes, turns at most three
+    code points into two bytes (U+01D5). A longer text cannot fit, whatever it says."""
+    longest = max(map(len, tokenizer.get_vocab()))
+    return max_model_len * longest * 3 // 2
+
+
 def load_model(folder: Path, *, version: str, settings: PolicySettings) -> LoadedModel:
     """Load a checkpoint folder (blocking: call it on a thread)."""
     hf_logging.disable_progress_bar()
@@ -108,7 +136,10 @@ def load_model(folder: Path, *, version: str, settings: PolicySettings) -> Loade
     if pad is None:
         pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos_ids[0]
     text_config = model.config.get_text_config()
-    limit = getattr(text_config, "max_position_embeddings", settings.max_model_len)
+    limit = min(
+        settings.max_model_len,
+        int(getattr(text_config, "max_position_embeddings", settings.max_model_len)),
+    )
     return LoadedModel(
         model=model,
         tokenizer=tokenizer,
@@ -116,8 +147,10 @@ def load_model(folder: Path, *, version: str, settings: PolicySettings) -> Loade
         version=version,
         eos_ids=tuple(eos_ids),
         pad_id=int(pad),
-        max_model_len=min(settings.max_model_len, int(limit)),
+        max_model_len=limit,
         device=device,
+        image_fit=processor_fit(processor),
+        max_prompt_chars=max_prompt_chars(tokenizer, limit),
     )
 
 
@@ -232,6 +265,16 @@ class TransformersBackend:
     @property
     def max_model_len(self) -> int:
         return self._current().max_model_len
+
+    @property
+    def max_prompt_chars(self) -> int:
+        """Longer text is refused before it is tokenized (it cannot fit `max_model_len`)."""
+        return self._current().max_prompt_chars
+
+    @property
+    def image_fit(self) -> ImageFit | None:
+        """How the processor sizes images: the loader resizes them so as soon as they decode."""
+        return self._current().image_fit
 
     @property
     def queue_depth(self) -> int:
