@@ -24,7 +24,12 @@ _PLACEHOLDER = "<|placeholder|>"
 
 
 class PromptEncodingError(ValueError):
-    """The messages cannot be encoded (the template rejects them, or images and slots differ)."""
+    """The messages cannot be encoded (the template rejects them, or images and slots differ);
+    `param` names the request field at fault, when one is."""
+
+    def __init__(self, message: str, *, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +79,8 @@ def encode_prompt(
     """Token ids of `text` with each `<|image_pad|>` expanded for its image, and the pixels."""
     if text.count(IMAGE_PAD) != len(images):
         raise PromptEncodingError(
-            f"the prompt holds {text.count(IMAGE_PAD)} image slots for {len(images)} images"
+            f"the prompt holds {text.count(IMAGE_PAD)} image slots for {len(images)} images",
+            param="messages",
         )
     pixel_values = grid = None
     if images:

@@ -21,7 +21,6 @@ import torch
 from PIL import Image
 from transformers import (
     AutoModelForImageTextToText,
-    AutoTokenizer,
     GenerationConfig,
     LogitsProcessorList,
     PreTrainedModel,
@@ -31,7 +30,6 @@ from transformers import (
 from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import smart_resize
 from transformers.utils import logging as hf_logging
 
-from phonebuddy.agent import CHAT_TEMPLATE
 from phonebuddy.policy.api import ChatCompletionRequest
 from phonebuddy.policy.backend import EncodedPrompt, Generation, Sample, SamplingParams
 from phonebuddy.policy.batcher import Batcher
@@ -39,9 +37,15 @@ from phonebuddy.policy.errors import BadRequestError, NotReadyError
 from phonebuddy.policy.images import ImageFit
 from phonebuddy.policy.sampling import RowSampler, RowState, cut_at_stop, make_row
 from phonebuddy.policy.settings import PolicySettings
+from phonebuddy.policy_model.inputs import (
+    Processing,
+    PromptEncodingError,
+    encode_prompt,
+    load_processing,
+    render_prompt,
+)
 
 log = logging.getLogger(__name__)
-IMAGE_PAD = "<|image_pad|>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +126,8 @@ def load_model(folder: Path, *, version: str, settings: PolicySettings) -> Loade
         folder, dtype=_dtype(settings.dtype, device)
     ).to(device)
     model.eval()
-    tokenizer = AutoTokenizer.from_pretrained(folder)
-    if not tokenizer.chat_template:
-        tokenizer.chat_template = CHAT_TEMPLATE
-    processor = Qwen2VLImageProcessorPil.from_pretrained(folder)
+    processing = load_processing(folder)  # the same loading as the training jobs'
+    tokenizer, processor = processing.tokenizer, processing.image_processor
     eos = model.generation_config.eos_token_id
     eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
     if tokenizer.eos_token_id is not None and tokenizer.eos_token_id not in eos_ids:
@@ -307,31 +309,24 @@ class TransformersBackend:
     def _encode(
         loaded: LoadedModel, request: ChatCompletionRequest, images: list[Image.Image]
     ) -> Encoded:
+        # The same functions encode SFT examples (phonebuddy.policy_model.inputs), so what
+        # training sees is what this server feeds the model.
+        processing = Processing(loaded.tokenizer, loaded.image_processor)
         try:
-            text = loaded.tokenizer.apply_chat_template(
+            text = render_prompt(
+                loaded.tokenizer,
                 request.template_messages(),
-                tools=request.template_tools(),
-                add_generation_prompt=True,
-                tokenize=False,
+                request.template_tools(),
                 **(request.chat_template_kwargs or {}),
             )
-        except Exception as exc:  # the template raises whatever Jinja raises
-            raise BadRequestError(f"the chat template rejected the messages: {exc}") from exc
-        if text.count(IMAGE_PAD) != len(images):
-            raise BadRequestError(
-                f"the prompt holds {text.count(IMAGE_PAD)} image slots for {len(images)} images",
-                param="messages",
-            )
-        pixel_values = grid = None
-        if images:
-            processed = loaded.image_processor(images=images, return_tensors="pt")
-            pixel_values, grid = processed["pixel_values"], processed["image_grid_thw"]
-            merge = loaded.image_processor.merge_size**2
-            for t, h, w in grid.tolist():
-                text = text.replace(IMAGE_PAD, "<|placeholder|>" * (t * h * w // merge), 1)
-            text = text.replace("<|placeholder|>", IMAGE_PAD)
-        input_ids = loaded.tokenizer(text, add_special_tokens=False)["input_ids"]
-        return Encoded(input_ids=list(input_ids), pixel_values=pixel_values, image_grid_thw=grid)
+            encoded = encode_prompt(processing, text, images)
+        except PromptEncodingError as exc:
+            raise BadRequestError(str(exc), param=exc.param) from exc
+        return Encoded(
+            input_ids=encoded.input_ids,
+            pixel_values=encoded.pixel_values,
+            image_grid_thw=encoded.image_grid_thw,
+        )
 
     async def generate(self, prompt: EncodedPrompt, params: SamplingParams, n: int) -> Generation:
         job = GenerateJob(prompt=prompt.payload, params=params, n=n)
