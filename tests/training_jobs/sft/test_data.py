@@ -1,0 +1,94 @@
+"""The SFT data path: labels, filters, the split by task, and damaged inputs."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from phonebuddy.agent.chat_format import IM_END
+from phonebuddy.policy_model.inputs import load_processing
+from phonebuddy.sft.config import DataConfig, RunSource
+from phonebuddy.sft.data import DataError, filter_rows, load_rows, split_by_task
+from phonebuddy.sft.encode import encode_row
+from phonebuddy.training.batch import IGNORE_INDEX
+
+
+@pytest.fixture(scope="module")
+def rows(teacher_run):
+    config = DataConfig(
+        runs=(RunSource(run=teacher_run.run_id, store=teacher_run.store_url),),
+        successful_only=False,
+    )
+    return load_rows(config)
+
+
+def test_loss_is_taken_on_the_assistant_turn_through_im_end_only(tiny_checkpoint, rows) -> None:
+    processing = load_processing(tiny_checkpoint)
+    end_id = processing.tokenizer.convert_tokens_to_ids(IM_END)
+    for row in rows:
+        example = encode_row(processing, row)
+        labelled = (example.labels != IGNORE_INDEX).nonzero().flatten().tolist()
+        first, last = labelled[0], labelled[-1]
+        assert labelled == list(range(first, last + 1))  # one contiguous span
+        assert example.input_ids[last].item() == end_id  # ends with <|im_end|> ...
+        assert last == example.length - 2  # ... and the newline after it is not learnt
+        target = processing.tokenizer.decode(example.input_ids[first : last + 1].tolist())
+        assert target == row.completion_text.removesuffix("\n")
+        assert "<tool_call>" in target
+
+
+def test_filters_keep_what_they_name(rows) -> None:
+    assert {row.success for row in rows} == {True, False}
+    assert all(row.success for row in filter_rows(rows, DataConfig()))
+    clock = filter_rows(rows, DataConfig(apps=("com.pw.clock",), successful_only=False))
+    assert clock
+    assert {row.template_id for row in clock} == {"clock.alarm_toggle"}
+    assert filter_rows(rows, DataConfig(sources=("real",), successful_only=False)) == []
+    assert filter_rows(rows, DataConfig(policy_versions=("v9",), successful_only=False)) == []
+
+
+def test_the_validation_split_holds_whole_tasks(rows) -> None:
+    train, validation = split_by_task(rows, 0.4, seed=1)
+    assert train
+    assert validation
+    assert {r.task_id for r in train}.isdisjoint({r.task_id for r in validation})
+    assert {r.episode_id for r in train}.isdisjoint({r.episode_id for r in validation})
+    assert len(train) + len(validation) == len(rows)
+
+
+def test_an_unknown_run_is_one_clear_error(teacher_run) -> None:
+    config = DataConfig(runs=(RunSource(run="missing", store=teacher_run.store_url),))
+    with pytest.raises(DataError, match="run missing"):
+        load_rows(config)
+
+
+def test_a_damaged_screenshot_in_the_store_is_refused(tmp_path, teacher_run) -> None:
+    root = tmp_path / "store"
+    shutil.copytree(teacher_run.store_url.removeprefix("local:"), root)
+    blob = next(p for p in root.rglob("*") if p.is_file() and "blobs" in p.parts)
+    blob.write_bytes(b"not the screenshot")
+    config = DataConfig(runs=(RunSource(run=teacher_run.run_id, store=f"local:{root}"),))
+    with pytest.raises(DataError, match=f"run {teacher_run.run_id}: .*(hash|sha256)"):
+        load_rows(config)
+
+
+def test_parquet_exports_are_read_and_damage_is_refused(tmp_path, teacher_run, rows) -> None:
+    import asyncio
+
+    from phonebuddy.storage import LocalStore
+    from phonebuddy.trajectories import TrajectoryStore
+    from phonebuddy.trajectories.export import export_run
+
+    store = TrajectoryStore(LocalStore(teacher_run.store_url.removeprefix("local:")))
+    asyncio.run(export_run(store, teacher_run.run_id, tmp_path / "export"))
+    exported = load_rows(DataConfig(parquet=(str(tmp_path / "export"),)))
+    assert len(exported) == sum(row.success for row in rows)
+    assert {r.prompt_text for r in exported} <= {r.prompt_text for r in rows}
+    shard = next((tmp_path / "export").glob("part-*.parquet"))
+    shard.write_bytes(shard.read_bytes()[:200])
+    with pytest.raises(DataError, match="not a readable parquet file"):
+        load_rows(DataConfig(parquet=(str(tmp_path / "export"),)))
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DataError, match="no part-"):
+        load_rows(DataConfig(parquet=(str(tmp_path / "empty"),)))
