@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
@@ -326,7 +327,8 @@ class BrokerService:
         _, runs = self._parts()
         await store.put_failure(
             work.run_id, work.episode_id,
-            {"episode_id": work.episode_id, "group_id": work.group_id, "reason": reason},
+            {"episode_id": work.episode_id, "group_id": work.group_id, "reason": reason,
+             "failed_at": datetime.now(UTC).isoformat()},
         )  # fmt: skip
         self.metrics.failed_episodes.labels(reason=reason.split(":", 1)[0][:40]).inc()
         await runs.given_up(work.store_url, work.run_id, work.group_id, work.episode_id, reason)
