@@ -4,6 +4,7 @@ from phonebuddy.agent import (
     ChatMessage,
     FunctionCall,
     PromptConfig,
+    Sampling,
     ToolCall,
     UntrainableStepError,
     build_prompt,
@@ -60,7 +61,10 @@ def test_sft_prompt_equals_the_rollout_prompt(episode, screenshots):
     assert len(examples) == len(trained) == 4
     for example, index in zip(examples, trained, strict=True):
         assert example.prompt == rollout[index]
-        assert example.prompt_text() == rollout[index].render()
+        # the text the policy renders for PolicyClient's request (its default sampling)
+        assert example.prompt_text() == rollout[index].render(
+            enable_thinking=Sampling().enable_thinking
+        )
 
 
 def test_target_is_the_steps_tool_call(episode):
@@ -104,6 +108,14 @@ def test_invalid_steps_stay_in_history_but_are_not_targets(episode):
     assert caught.value.reason == "no tool call found"
 
 
-def test_jinja_template_renders_the_training_text(render, episode):
+def test_the_template_renders_the_training_prompt_as_rollouts_request_it(render, episode):
+    """Training text = the prompt the template renders for a rollout's request (generation
+    prompt, thinking off as PolicyClient asks) + the completion."""
     for example in sft_examples(episode, config=PromptConfig(screenshots=2)):
-        assert render(example.chat_messages(), tools=list(example.prompt.tools)) == example.text()
+        prompt = render(
+            example.prompt.chat_messages(), tools=list(example.prompt.tools),
+            add_generation_prompt=True, enable_thinking=Sampling().enable_thinking,
+        )  # fmt: skip
+        assert prompt == example.prompt_text()
+        assert prompt.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+        assert example.text() == prompt + example.completion_text()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from phonebuddy.agent import IMAGE_PLACEHOLDER, PromptConfig, build_prompt
+from phonebuddy.agent import IMAGE_PLACEHOLDER, PromptConfig, Sampling, build_prompt
 from phonebuddy.protocol import Episode
 from phonebuddy.trajectories import GroupStatus, TrajectoryError, TrajectoryStore
 from phonebuddy.trajectories.export import (
@@ -91,7 +91,7 @@ async def test_prompt_and_images_are_exactly_what_the_rollout_sent(
         prompt = build_prompt(
             episode.task, episode.steps[:position], step.observation, config=config
         )
-        assert row["prompt_text"] == prompt.render()
+        assert row["prompt_text"] == prompt.render(enable_thinking=Sampling().enable_thinking)
         refs = prompt.frames
         assert row["image_sha256"] == [ref.sha256 for ref in refs]
         assert row["image_media_type"] == ["image/jpeg"] * len(refs)

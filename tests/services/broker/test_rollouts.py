@@ -105,7 +105,7 @@ async def test_a_broker_run_exports_to_parquet_with_the_rollout_prompts(
 ) -> None:
     import pyarrow.parquet as pq
 
-    from phonebuddy.agent import PromptConfig, build_prompt
+    from phonebuddy.agent import PromptConfig, Sampling, build_prompt
     from phonebuddy.trajectories.export import export_run
 
     request = rig.request(
@@ -127,7 +127,7 @@ async def test_a_broker_run_exports_to_parquet_with_the_rollout_prompts(
     for row, step in zip(sorted(table, key=lambda r: r["step_index"]), episode.steps, strict=True):
         prompt = build_prompt(episode.task, episode.steps[: step.index], step.observation,
                               config=PromptConfig(screenshots=2))  # fmt: skip
-        assert row["prompt_text"] == prompt.render()
+        assert row["prompt_text"] == prompt.render(enable_thinking=Sampling().enable_thinking)
         assert len(row["images"]) == min(step.index + 1, 2)
 
 

@@ -5,11 +5,10 @@ step (the server's own image loader, resize-on-decode and transformers backend).
 from __future__ import annotations
 
 import asyncio
-import base64
 
 import torch
 
-from phonebuddy.agent import sft_examples
+from phonebuddy.agent import PolicyClient, PolicyEndpoint, Sampling, sft_examples
 from phonebuddy.policy.api import ChatCompletionRequest
 from phonebuddy.policy.app import PolicyService
 from phonebuddy.policy.settings import PolicySettings
@@ -35,6 +34,7 @@ async def test_sft_examples_encode_as_the_policy_server_encodes_requests(
     await backend.reload(tiny_checkpoint, "tiny")
     service = PolicyService(settings, backend)
     compared = 0
+    client = PolicyClient(PolicyEndpoint(base_url="http://unused/v1", model="tiny"))
     async with service.running():
         assert service.images is not None
         for episode in teacher_run.episodes:
@@ -43,14 +43,9 @@ async def test_sft_examples_encode_as_the_policy_server_encodes_requests(
                 row = by_step.get((episode.episode_id, step.index))
                 if row is None:  # an unsuccessful episode: not training data
                     continue
-                urls = {}
-                for ref in example.prompt.frames:
-                    data = await store.get_frame(ref)
-                    urls[ref.sha256] = (
-                        f"data:{ref.media_type};base64,{base64.b64encode(data).decode()}"
-                    )
-                body = example.prompt.to_openai(lambda ref, urls=urls: urls[ref.sha256])
-                request = ChatCompletionRequest.model_validate({"model": "tiny", **body})
+                frames = {ref.sha256: await store.get_frame(ref) for ref in example.prompt.frames}
+                body = client.request_body(example.prompt, frames, Sampling())  # as rollouts ask
+                request = ChatCompletionRequest.model_validate(body)
                 images = [
                     await service.images.load(url, label="image", fit=backend.image_fit)
                     for message in request.messages
@@ -65,4 +60,5 @@ async def test_sft_examples_encode_as_the_policy_server_encodes_requests(
                 assert torch.equal(trained.image_grid_thw, served.image_grid_thw)
                 assert torch.equal(trained.pixel_values, served.pixel_values)
                 compared += 1
+    await client.close()
     assert compared >= 8

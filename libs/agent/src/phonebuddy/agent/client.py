@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from phonebuddy.agent.chat_format import IM_END, render_completion
 from phonebuddy.agent.parsing import ParsedOutput, parse_output
-from phonebuddy.agent.prompt import Prompt
+from phonebuddy.agent.prompt import ROLLOUT_ENABLE_THINKING, Prompt
 from phonebuddy.protocol import FrameRef, TaskSpec
 
 VERSION_HEADER = "x-phonebuddy-model-version"
@@ -72,7 +72,8 @@ class Sampling(BaseModel):
     n: int = Field(default=1, ge=1)
     logprobs: bool = False
     enable_thinking: bool | None = Field(
-        default=False, description="False opens the answer with an empty think block"
+        default=ROLLOUT_ENABLE_THINKING,
+        description="False opens the answer with an empty think block",
     )
 
 

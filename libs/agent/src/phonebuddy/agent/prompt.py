@@ -33,6 +33,12 @@ SYSTEM_PROMPT = (
 )
 
 
+# How rollouts ask the policy to answer: no reasoning, so the generation prompt opens the answer
+# with an empty `<think>` block. `PolicyClient`'s default sampling sends it, and SFT examples
+# render their prompts with it, so training sees the prompt that rollouts send.
+ROLLOUT_ENABLE_THINKING = False
+
+
 class PromptConfig(BaseModel):
     """How much of the past the prompt shows."""
 

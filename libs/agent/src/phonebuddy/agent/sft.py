@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from phonebuddy.agent.chat_format import render_chat, render_completion
+from phonebuddy.agent.chat_format import render_completion
 from phonebuddy.agent.messages import ChatMessage, FunctionCall, ToolCall
-from phonebuddy.agent.prompt import Prompt, PromptConfig, build_prompt
+from phonebuddy.agent.prompt import ROLLOUT_ENABLE_THINKING, Prompt, PromptConfig, build_prompt
 from phonebuddy.protocol import TOOL_NAME, Action, Episode, Step, TaskSpec, to_arguments
 
 
@@ -49,15 +49,15 @@ class SFTExample(BaseModel):
 
     def prompt_text(self) -> str:
         """What the model is conditioned on (no loss), ending with the generation prompt."""
-        return self.prompt.render()
+        return self.prompt.render(enable_thinking=ROLLOUT_ENABLE_THINKING)
 
     def completion_text(self) -> str:
         """What the model learns to generate, ending with `<|im_end|>\\n`."""
         return render_completion(self.target.to_dict())
 
     def text(self) -> str:
-        """The whole conversation; equals `prompt_text() + completion_text()`."""
-        return render_chat(self.chat_messages(), tools=self.prompt.tools)
+        """The whole conversation as training sees it: `prompt_text() + completion_text()`."""
+        return self.prompt_text() + self.completion_text()
 
 
 def sft_example(

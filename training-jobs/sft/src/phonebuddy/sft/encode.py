@@ -16,6 +16,7 @@ import torch
 from PIL import Image, UnidentifiedImageError
 
 from phonebuddy.agent.chat_format import IM_END
+from phonebuddy.agent.prompt import ROLLOUT_ENABLE_THINKING
 from phonebuddy.policy_model.inputs import (
     Processing,
     PromptEncodingError,
@@ -38,7 +39,12 @@ def _image(data: bytes, where: str) -> Image.Image:
 def encode_row(processing: Processing, row: StepRow) -> EncodedExample:
     where = f"episode {row.episode_id} step {row.step_index}"
     try:
-        text = render_prompt(processing.tokenizer, row.prompt_messages, row.tools)
+        text = render_prompt(
+            processing.tokenizer,
+            row.prompt_messages,
+            row.tools,
+            enable_thinking=ROLLOUT_ENABLE_THINKING,
+        )
     except PromptEncodingError as exc:
         raise DataError(f"{where}: {exc}") from exc
     if text != row.prompt_text:
