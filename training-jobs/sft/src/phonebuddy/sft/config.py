@@ -82,7 +82,6 @@ class OptimConfig(_Section):
     betas: tuple[float, float] = (0.9, 0.95)
     grad_clip: float = Field(default=1.0, gt=0)
     global_batch_rows: int = Field(default=512, ge=1, description="packed rows per optimizer step")
-    micro_batch_rows: int = Field(default=1, ge=1, description="rows per forward pass per rank")
 
     @model_validator(mode="after")
     def _check(self) -> OptimConfig:
