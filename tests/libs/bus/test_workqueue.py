@@ -356,6 +356,34 @@ async def test_stopped_consumer_finishes_its_handler_and_fetches_no_more(
     assert info.num_pending == 1
 
 
+async def test_stop_ends_a_fetch_loop_whose_fetch_swallowed_the_cancellation(
+    bus: Bus, names: Names
+) -> None:
+    """Python 3.11's asyncio.wait_for, inside nats-py's fetch, can return a message that
+    arrived as the cancellation did and drop the cancellation; stop() must still end."""
+    consumer = await consume(bus, names, lambda job: asyncio.sleep(0), fetch_timeout_s=30.0)
+    psub = consumer._psub
+    assert psub is not None
+    real_fetch = psub.fetch
+    swallowed: list[bool] = []
+
+    async def fetch_that_swallows_one_cancellation(*args: object, **kwargs: object) -> list[Msg]:
+        try:
+            return await real_fetch(*args, **kwargs)  # type: ignore[arg-type]
+        except asyncio.CancelledError:
+            if swallowed:
+                raise
+            swallowed.append(True)
+            return []
+
+    psub.fetch = fetch_that_swallows_one_cancellation  # type: ignore[method-assign]
+    await asyncio.sleep(0.2)  # the loop is waiting in a fetch
+    await asyncio.wait_for(consumer.stop(), 5)
+
+    assert swallowed == [True]
+    assert not consumer.running
+
+
 async def test_handler_cancelled_on_stop_hands_its_message_back_at_once(
     bus: Bus, names: Names, eventually: Eventually
 ) -> None:

@@ -265,8 +265,7 @@ class Consumer:
             return
         self._stopped = True
         if self._loop_task is not None:
-            self._loop_task.cancel()
-            await asyncio.gather(self._loop_task, return_exceptions=True)
+            await _cancel_until_done(self._loop_task)
         if self._tasks:
             _, pending = await asyncio.wait(set(self._tasks), timeout=self._stop_timeout_s)
             for task in pending:
@@ -294,7 +293,7 @@ class Consumer:
         psub = self._psub
         if psub is None:
             raise RuntimeError("Consumer.start() was not called")
-        while True:
+        while not self._stopped:
             while len(self._tasks) >= self.concurrency:
                 self._slot_free.clear()
                 await self._slot_free.wait()
@@ -505,3 +504,17 @@ class Consumer:
         tb: TracebackType | None,
     ) -> None:
         await self.stop()
+
+
+async def _cancel_until_done(task: asyncio.Task[None], retry_s: float = 0.5) -> None:
+    """Cancel `task` and wait for it to end.
+
+    Python 3.11's asyncio.wait_for (which nats-py's fetch awaits) loses a cancellation that
+    arrives just as its inner wait completes, and the fetch loop then runs on; so cancel again
+    until the task has ended.
+    """
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=retry_s)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("the fetch loop ended with an error", exc_info=task.exception())
