@@ -19,6 +19,7 @@ from phonebuddy.trajectories.export import (
     ExportReport,
     export_prefix,
     export_run,
+    run_rows,
     shard_name,
 )
 
@@ -72,6 +73,24 @@ async def test_all_exports_failures_too_but_never_invalid_steps_or_failed_groups
     marks = [r["step_index"] for r in rows if r["episode_id"] == "marks"]
     assert 2 not in marks  # the invalid answer has no target
     assert len(marks) == len(demo_run.episodes["marks"].steps) - 1
+
+
+@pytest.mark.parametrize("only_successful", [True, False])
+async def test_run_rows_yields_what_the_export_writes_and_counts_the_same_skips(
+    trajectories, demo_run, tmp_path, only_successful
+):
+    report = await export_run(
+        trajectories, demo_run.run_id, tmp_path, only_successful=only_successful
+    )
+    skipped: dict[str, int] = {}
+    rows = [
+        row
+        async for row in run_rows(
+            trajectories, demo_run.run_id, only_successful=only_successful, skipped=skipped
+        )
+    ]
+    assert rows == read_rows(tmp_path)
+    assert skipped == report.episodes_skipped
 
 
 @pytest.mark.parametrize("screenshots", [1, 3])

@@ -180,13 +180,35 @@ def run_prompt_config(manifest: RunManifest) -> PromptConfig:
 
 
 class _Rows:
-    """Turns episodes into rows, fetching each screenshot from the store once per episode."""
+    """A run's exported episodes as rows, fetching each screenshot from the store once per
+    episode; what it left out is counted as it goes."""
 
-    def __init__(self, store: TrajectoryStore, config: PromptConfig) -> None:
+    def __init__(self, store: TrajectoryStore, manifest: RunManifest, config: PromptConfig) -> None:
         self.store = store
+        self.run_id = manifest.run_id
+        self.groups = {group.group_id: group for group in manifest.groups}
         self.config = config
         self.image_sizes: dict[str, int] = {}
         self.invalid_steps = 0
+
+    @classmethod
+    async def of_run(
+        cls, store: TrajectoryStore, run_id: str, prompt_config: PromptConfig | None
+    ) -> _Rows:
+        manifest = await store.read_manifest(run_id)
+        return cls(store, manifest, prompt_config or run_prompt_config(manifest))
+
+    async def by_episode(
+        self, *, only_successful: bool, skipped: dict[str, int]
+    ) -> AsyncIterator[list[dict[str, Any]]]:
+        """The rows of each exported episode in store order (none for an episode without an
+        action step); the others are counted by reason in `skipped`."""
+        async for episode in self.store.episodes(self.run_id):
+            reason = selection(self.groups, episode, only_successful=only_successful)
+            if reason is None:
+                yield await self.rows(episode)
+            else:
+                skipped[reason] = skipped.get(reason, 0) + 1
 
     async def _images(self, refs: Iterable[FrameRef]) -> dict[str, bytes]:
         wanted = {ref.sha256: ref for ref in refs}
@@ -306,16 +328,12 @@ async def run_rows(
     """The SFT rows of `run_id` (what `export_run` writes), episode by episode: the same
     selection, prompts and hash-checked screenshots, for readers that train on a run directly.
     Episodes left out are counted by reason in `skipped` when given."""
-    manifest = await store.read_manifest(run_id)
-    rows_maker = _Rows(store, prompt_config or run_prompt_config(manifest))
-    groups = {group.group_id: group for group in manifest.groups}
-    async for episode in store.episodes(run_id):
-        reason = selection(groups, episode, only_successful=only_successful)
-        if reason is not None:
-            if skipped is not None:
-                skipped[reason] = skipped.get(reason, 0) + 1
-            continue
-        for row in await rows_maker.rows(episode):
+    rows_maker = await _Rows.of_run(store, run_id, prompt_config)
+    by_episode = rows_maker.by_episode(
+        only_successful=only_successful, skipped={} if skipped is None else skipped
+    )
+    async for rows in by_episode:
+        for row in rows:
             yield row
 
 
@@ -340,16 +358,13 @@ async def export_run(
     if out_dir is None and not to_store:
         raise ValueError("say where to export: an out_dir, to_store=True, or both")
     _require_pyarrow()
-    manifest = await store.read_manifest(run_id)
-    config = prompt_config or run_prompt_config(manifest)
-    groups = {group.group_id: group for group in manifest.groups}
+    rows_maker = await _Rows.of_run(store, run_id, prompt_config)
     sink = _Sink(
         store,
         await asyncio.to_thread(Path(out_dir).absolute) if out_dir is not None else None,
         export_prefix(run_id) if to_store else None,
     )
     await sink.prepare()
-    rows_maker = _Rows(store, config)
     skipped: dict[str, int] = {}
     pending: list[dict[str, Any]] = []
     shards: list[Shard] = []
@@ -361,12 +376,7 @@ async def export_run(
         await sink.put(name, data, "application/vnd.apache.parquet")
         shards.append(Shard(name=name, rows=len(rows), size_bytes=len(data), sha256=digest))
 
-    async for episode in store.episodes(run_id):
-        reason = selection(groups, episode, only_successful=only_successful)
-        if reason is not None:
-            skipped[reason] = skipped.get(reason, 0) + 1
-            continue
-        rows = await rows_maker.rows(episode)
+    async for rows in rows_maker.by_episode(only_successful=only_successful, skipped=skipped):
         exported_episodes += bool(rows)
         pending.extend(rows)
         while len(pending) >= rows_per_shard:
@@ -380,7 +390,7 @@ async def export_run(
         out_dir=str(sink.out_dir) if sink.out_dir is not None else None,
         store_prefix=sink.prefix,
         only_successful=only_successful,
-        prompt_config=config,
+        prompt_config=rows_maker.config,
         rows_per_shard=rows_per_shard,
         rows=sum(shard.rows for shard in shards),
         shards=shards,

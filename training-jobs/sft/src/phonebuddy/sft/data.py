@@ -131,7 +131,8 @@ def _parquet_rows(folder: str) -> list[StepRow]:
 
 
 def load_rows(config: DataConfig) -> list[StepRow]:
-    """Every row the config's runs and parquet folders hold (filters not yet applied)."""
+    """Every row the config's runs and parquet folders hold, before `filter_rows`; runs already
+    leave out unsuccessful episodes under `successful_only`, so their screenshots are not read."""
     if not config.runs and not config.parquet:
         raise DataError("no training data: give at least one --run or --parquet folder")
     rows: list[StepRow] = []
@@ -145,6 +146,7 @@ def load_rows(config: DataConfig) -> list[StepRow]:
 def filter_rows(rows: Iterable[StepRow], config: DataConfig) -> list[StepRow]:
     kept = []
     for row in rows:
+        # runs' rows are already successful (load_rows); a parquet export may hold failures
         if config.successful_only and not row.success:
             continue
         if config.sources and row.source not in config.sources:
