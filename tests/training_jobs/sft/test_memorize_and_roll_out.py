@@ -1,0 +1,164 @@
+"""Train-to-inference consistency end to end: fine-tune the tiny model until it memorizes one
+teacher episode, serve the checkpoint with `phonebuddy policy serve`, roll it out through the
+broker on exactly that task and seed, and the verifier must pass it.
+
+Any disagreement between training and inference (tokenizer, chat template, the empty think
+block of the generation prompt, image resizing, action parsing) turns the memorized answers into
+garbage on the way, so the episode fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from phonebuddy.broker.app import create_app as create_broker
+from phonebuddy.broker.settings import BrokerSettings
+from phonebuddy.bus import NatsSettings, connect
+from phonebuddy.phoneworld.service.app import create_app as create_world
+from phonebuddy.phoneworld.service.settings import WorldSettings
+from phonebuddy.protocol import (
+    Episode,
+    RolloutAccepted,
+    RolloutRequest,
+    SourceMix,
+    TaskSelection,
+)
+from phonebuddy.protocol.subjects import ROLLOUT_SUBMIT
+from phonebuddy.sft.cli import app as sft_app
+from phonebuddy.storage import LocalStore
+from phonebuddy.testing import NatsServer, serve_asgi_in_thread
+from phonebuddy.testing.ports import free_port
+from phonebuddy.trajectories import RunStatus, TrajectoryStore
+
+from .conftest import write_run
+
+TEMPLATE, SEED = "settings.toggle", 0
+API_KEY = "memorize-test-key"
+SERVED_NAME = "memorized"
+
+
+def _train(base: Path, store_url: str, run_id: str, out: Path) -> str:
+    """Train until the episode is memorized; the published checkpoint's store URL."""
+    result = CliRunner().invoke(
+        sft_app,
+        [
+            "--preset", "tiny-cpu", "--base", str(base), "--store", store_url, "--run", run_id,
+            "--output", f"local:{out}", "--set", "data.validation_fraction=0",
+            "--set", "optim.global_batch_rows=2", "--set", "train.max_steps=70",
+            "--set", "optim.lr=4e-3", "--set", "optim.min_lr=1e-3",
+            "--set", "optim.warmup_steps=1", "--set", "checkpoint.every_steps=1000",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    done = events[-1]
+    assert done["event"] == "done", done
+    return done["checkpoint"]
+
+
+@pytest.fixture
+def servers() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Server processes the test starts; stopped at the end whatever happens."""
+    processes: list[subprocess.Popen[bytes]] = []
+    yield processes
+    for process in processes:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _serve(model_url: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "PHONEBUDDY_POLICY_API_KEY": API_KEY,
+        "PHONEBUDDY_POLICY_SERVED_MODEL_NAME": SERVED_NAME,
+    }
+    with log.open("wb") as output:  # the child keeps its own copy of the descriptor
+        process = subprocess.Popen(
+            [sys.executable, "-m", "phonebuddy.policy", "serve", "--model", model_url,
+             "--port", str(port)],
+            env=env, stdout=output, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the policy server exited: {log.read_text()[-3000:]}")
+        try:
+            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        time.sleep(0.5)
+    raise AssertionError(f"the policy server was not ready in 180 s: {log.read_text()[-3000:]}")
+
+
+async def _roll_out(nats: NatsSettings, store: TrajectoryStore, run_id: str) -> list[Episode]:
+    request = RolloutRequest(
+        run_id=run_id,
+        tasks=TaskSelection(template_ids=(TEMPLATE,), seeds=(SEED,)),
+        policy={"endpoint": "policy", "model": SERVED_NAME},  # type: ignore[arg-type]
+        group_size=1,
+        mix=SourceMix(sim=1.0),
+        sampling={"temperature": 0.0, "max_tokens": 64},  # type: ignore[arg-type]
+        step_budget=8,
+    )
+    async with connect(nats) as bus:
+        await bus.request(ROLLOUT_SUBMIT, request, RolloutAccepted, timeout_s=60)
+    deadline = time.monotonic() + 300
+    while (await store.read_manifest(run_id)).status != RunStatus.DONE:
+        assert time.monotonic() < deadline, "the rollout did not finish in 300 s"
+        await asyncio.sleep(0.2)
+    return [episode async for episode in store.episodes(run_id)]
+
+
+@pytest.mark.timeout(900)
+def test_a_memorizing_checkpoint_serves_and_rolls_out_its_episode(
+    tmp_path: Path,
+    tiny_checkpoint: Path,
+    nats_server: NatsServer,
+    servers: list[subprocess.Popen[bytes]],
+) -> None:
+    teacher = asyncio.run(write_run(tmp_path / "teacher", "memo", [TEMPLATE], [SEED]))
+    (demo,) = teacher.episodes
+    assert demo.verdict is not None
+    assert demo.verdict.success
+    model_url = _train(tiny_checkpoint, teacher.store_url, teacher.run_id, tmp_path / "sft")
+    assert model_url.startswith("local:")  # served straight from the store, as a job would
+
+    process, policy_url = _serve(model_url, tmp_path / "policy.log")
+    servers.append(process)
+    nats = NatsSettings(url=nats_server.url, user=nats_server.user, password=nats_server.password)
+    rollouts = tmp_path / "rollouts"
+    world = create_world(WorldSettings(devices=1, instance_id="memo", port=0), nats)
+    broker = create_broker(
+        BrokerSettings(
+            instance_id="memo", workers=1, port=0, default_store_url=f"local:{rollouts}",
+            policy_url=f"{policy_url}/v1", policy_api_key=API_KEY,  # type: ignore[arg-type]
+        ),
+        nats,
+    )  # fmt: skip
+    with serve_asgi_in_thread(world), serve_asgi_in_thread(broker):
+        rollouts.mkdir()
+        store = TrajectoryStore(LocalStore(rollouts))
+        (episode,) = asyncio.run(_roll_out(nats, store, "memorized-rollout"))
+
+    served = [step.raw_output for step in episode.steps]
+    taught = [step.raw_output for step in demo.steps]
+    assert episode.verdict is not None, (served, taught)
+    assert episode.verdict.success, (served, taught)
+    assert [step.action for step in episode.steps] == [step.action for step in demo.steps]
