@@ -2,13 +2,18 @@
 
 1. A real teacher dataset: PhoneWorld oracle episodes of N templates (seed 0), written into a
    local trajectory store and read back through the SFT job's own data path (hash-checked
-   screenshots, the policy server's prompt encoding). Reports the examples' token lengths and
-   best-fit-decreasing utilization at 8,192 tokens per row (and 4,096 / 16,384).
+   screenshots, the policy server's prompt encoding). Reports the examples' token lengths and,
+   at 4,096 / 8,192 / 16,384 tokens per row: best-fit-decreasing, the job's packer
+   (pack_examples) and the lower bound on rows (min_rows_lower_bound), with the utilization
+   ceiling that bound implies. The same for --synthetic lengths drawn (with replacement, seed 0)
+   from the dataset's lengths, with the seconds each packer takes.
 2. Training speed: forward + backward on the same examples, packed into rows vs padded
    micro-batches (examples sorted by length, padded to the longest of each batch), in separate
-   processes so each reports its own peak RSS. Real (non-pad) tokens per second.
+   processes so each reports its own peak RSS. Real (non-pad) tokens per second. --skip-speed
+   leaves it out.
 
     .venv/bin/python benchmarks/sft_throughput.py [--templates 40] [--examples 12]
+        [--synthetic 100000] [--skip-speed]
 
 Prints one JSON document. Image tokens per screenshot follow the tiny processor's cap (256); a
 real checkpoint's processor allows more, which makes examples longer (and packing no easier).
@@ -21,11 +26,13 @@ import asyncio
 import json
 import multiprocessing
 import platform
+import random
 import resource
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +51,7 @@ from phonebuddy.storage import LocalStore
 from phonebuddy.training.batch import IGNORE_INDEX, pack_row, token_types
 from phonebuddy.training.loss import row_loss
 from phonebuddy.training.model import load_for_training
-from phonebuddy.training.packing import best_fit_decreasing
+from phonebuddy.training.packing import best_fit_decreasing, min_rows_lower_bound, pack_examples
 from phonebuddy.trajectories import TrajectoryStore
 from phonebuddy.trajectories.manifest import RunManifest, RunStatus
 
@@ -80,7 +87,7 @@ def speed(mode: str, checkpoint: str, store_url: str, examples: int, queue: Any)
     started = time.perf_counter()
     real_tokens = 0
     if mode == "packed":
-        plan = best_fit_decreasing([e.length for e in encoded], 8192)
+        plan = pack_examples([e.length for e in encoded], 8192)
         for row in plan.rows:
             packed = pack_row(model, [encoded[i] for i in row])
             row_loss(model, packed).loss_sum.backward()
@@ -123,10 +130,60 @@ def speed(mode: str, checkpoint: str, store_url: str, examples: int, queue: Any)
     })  # fmt: skip
 
 
+def run_speed(mode: str, checkpoint: Path, store_url: str, examples: int) -> dict[str, Any]:
+    """speed() in a process of its own, so that its peak RSS is its own."""
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    process = context.Process(
+        target=speed, args=(mode, str(checkpoint), store_url, examples, queue)
+    )
+    process.start()
+    result = queue.get()
+    process.join()
+    return result
+
+
+def timed(
+    packer: Callable[[list[int], int], Any], lengths: list[int], capacity: int
+) -> tuple[Any, float]:
+    started = time.perf_counter()
+    result = packer(lengths, capacity)
+    return result, round(time.perf_counter() - started, 3)
+
+
+def packing_report(lengths: list[int]) -> dict[str, Any]:
+    report: dict[str, Any] = {}
+    for capacity in (4096, 8192, 16384):
+        plain, plain_seconds = timed(best_fit_decreasing, lengths, capacity)
+        packed, packed_seconds = timed(pack_examples, lengths, capacity)
+        bound, bound_seconds = timed(min_rows_lower_bound, lengths, capacity)
+        report[str(capacity)] = {
+            "dropped": len(plain.dropped),
+            "bfd": {"rows": len(plain.rows), "utilization": round(plain.utilization, 4),
+                    "seconds": plain_seconds},
+            "pack_examples": {"rows": len(packed.rows), "utilization": round(packed.utilization, 4),
+                              "seconds": packed_seconds},
+            "bound": {"rows": bound, "seconds": bound_seconds, "utilization_ceiling":
+                      round(packed.packed_tokens / (bound * capacity), 4) if bound else 0.0},
+        }  # fmt: skip
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--templates", type=int, default=40)
     parser.add_argument("--examples", type=int, default=12)
+    parser.add_argument(
+        "--synthetic",
+        type=int,
+        default=100_000,
+        help="how many lengths to draw from the dataset's for the packing timings",
+    )
+    parser.add_argument(
+        "--skip-speed",
+        action="store_true",
+        help="leave out the forward + backward tokens/s measurement",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
@@ -142,24 +199,16 @@ def main() -> None:
                            DataConfig())  # fmt: skip
         lengths = [encode_row(processing, row).length for row in rows]
         data_seconds = time.perf_counter() - started
+        synthetic = random.Random(0).choices(lengths, k=args.synthetic)
         packing = {
-            str(capacity): {
-                "rows": len(plan.rows), "dropped": len(plan.dropped),
-                "utilization": round(plan.utilization, 4),
-            }
-            for capacity in (4096, 8192, 16384)
-            for plan in [best_fit_decreasing(lengths, capacity)]
+            "dataset": packing_report(lengths),
+            "synthetic": {"examples": len(synthetic), "drawn_from": "dataset lengths, seed 0",
+                          **packing_report(synthetic)},
         }  # fmt: skip
-        context = multiprocessing.get_context("spawn")
-        results = []
-        for mode in ("packed", "padded"):
-            queue = context.Queue()
-            process = context.Process(
-                target=speed, args=(mode, str(checkpoint), store_url, args.examples, queue)
-            )
-            process.start()
-            results.append(queue.get())
-            process.join()
+        results: list[dict[str, Any]] | str = "skipped (--skip-speed)"
+        if not args.skip_speed:
+            results = [run_speed(mode, checkpoint, store_url, args.examples)
+                       for mode in ("packed", "padded")]  # fmt: skip
     print(json.dumps({
         "benchmark": "sft_throughput",
         "machine": {"cpus": multiprocessing.cpu_count(), "python": platform.python_version(),

@@ -25,7 +25,7 @@ from phonebuddy.sft.data import (
 )
 from phonebuddy.sft.encode import encode_row
 from phonebuddy.training.batch import EncodedExample, PackedRow, pack_row
-from phonebuddy.training.packing import PackPlan, best_fit_decreasing
+from phonebuddy.training.packing import PackPlan, pack_examples
 
 DEFAULT_CACHE_BYTES = 2 << 30
 
@@ -56,7 +56,7 @@ class Split:
         self.lengths = lengths
         self.targets = targets
         self.plan: PackPlan = (
-            best_fit_decreasing(lengths, max_tokens)
+            pack_examples(lengths, max_tokens)
             if lengths
             else PackPlan(rows=(), dropped=(), capacity=max_tokens, lengths=())
         )
