@@ -33,6 +33,7 @@ from phonebuddy.protocol import Source
 from phonebuddy.protocol.subjects import (
     JUDGE_SUBJECT,
     ROLLOUT_EPISODES,
+    ROLLOUT_STATUS,
     ROLLOUT_STREAM,
     ROLLOUT_SUBJECTS,
     ROLLOUT_SUBMIT,
@@ -134,6 +135,7 @@ async def test_every_service_does_its_job_as_its_own_user(
             gateway.serve(env_verb_subject(Source.REAL, "local", EnvVerb.OBSERVE), Ping, pong),
             judge.serve(JUDGE_SUBJECT, Ping, pong, queue="pb-judge"),
             broker.serve(ROLLOUT_SUBMIT, Ping, pong, queue="pb-broker"),
+            broker.serve(ROLLOUT_STATUS, Ping, pong, queue="pb-broker"),
         ]
         for opening in served:
             await opening.__aenter__()
@@ -151,6 +153,7 @@ async def test_every_service_does_its_job_as_its_own_user(
         assert await teacher.request(WORLD_TASKS, Ping(n=2), Ping) == Ping(n=3)
         assert await teacher.request(WORLD_ORACLE, Ping(n=2), Ping) == Ping(n=3)
         assert await client.request(ROLLOUT_SUBMIT, Ping(n=3), Ping) == Ping(n=4)
+        assert await client.request(ROLLOUT_STATUS, Ping(n=4), Ping) == Ping(n=5)
 
         # The client follows a run's events, which the broker publishes.
         events: asyncio.Queue[Msg] = asyncio.Queue()
@@ -219,6 +222,7 @@ async def test_broker_dead_letters_work_whose_worker_died_with_its_own_user(
     ("user", "subject"),
     [
         ("phoneworld", ROLLOUT_SUBMIT),  # a service posing as a client of the broker
+        ("judge", ROLLOUT_STATUS),
         ("phoneworld", DELETE_ROLLOUT_STREAM),
         ("phoneworld", env_lease_subject(Source.REAL)),
         ("device-gateway", JUDGE_SUBJECT),
@@ -255,6 +259,8 @@ async def test_a_user_cannot_publish_to_subjects_outside_its_permissions(
     [
         ("device-gateway", env_lease_subject(Source.SIM)),  # taking another source's leases
         ("phoneworld", ROLLOUT_SUBMIT),
+        (CLIENT, ROLLOUT_STATUS),  # asking, not answering: only a broker says where a run is
+        ("phoneworld", ROLLOUT_STATUS),
         ("judge", ROLLOUT_EPISODES),
         (CLIENT, JUDGE_SUBJECT),
         ("broker", WORLD_ORACLE),

@@ -22,6 +22,7 @@ from phonebuddy.protocol.subjects import (
     DEAD_LETTER_PREFIX,
     JUDGE_SUBJECT,
     ROLLOUT_EVENTS_PREFIX,
+    ROLLOUT_STATUS,
     ROLLOUT_STREAM,
     ROLLOUT_SUBJECTS,
     ROLLOUT_SUBMIT,
@@ -119,7 +120,7 @@ def _merge(first: Iterable[str], second: Iterable[str]) -> tuple[str, ...]:
 
 CLIENT = "client"
 """The user of commands and jobs beside a stack: `phonebuddy rollout`, `phonebuddy demo`,
-training jobs (submit rollouts, follow their events)."""
+training jobs (submit rollouts, follow their events, ask where a run stands)."""
 
 _SERVICES: dict[str, Permissions] = {
     "phoneworld": env_endpoint(Source.SIM) | responder(WORLD_TASKS, WORLD_ORACLE),
@@ -129,7 +130,7 @@ _SERVICES: dict[str, Permissions] = {
     "policy": Permissions(publish=(WORLD_TASKS, WORLD_ORACLE)),
     "judge": responder(JUDGE_SUBJECT),
     "broker": (
-        responder(ROLLOUT_SUBMIT)
+        responder(ROLLOUT_SUBMIT, ROLLOUT_STATUS)
         | stream_owner(ROLLOUT_STREAM)
         | stream_worker(ROLLOUT_STREAM)
         | Permissions(
@@ -145,7 +146,9 @@ _SERVICES: dict[str, Permissions] = {
             subscribe=(f"{DEAD_LETTER_PREFIX}.{ROLLOUT_STREAM}",),
         )
     ),
-    CLIENT: Permissions(publish=(ROLLOUT_SUBMIT,), subscribe=(f"{ROLLOUT_EVENTS_PREFIX}.>",)),
+    CLIENT: Permissions(
+        publish=(ROLLOUT_SUBMIT, ROLLOUT_STATUS), subscribe=(f"{ROLLOUT_EVENTS_PREFIX}.>",)
+    ),
 }
 
 SERVICE_PERMISSIONS: Mapping[str, Permissions] = {

@@ -166,6 +166,40 @@ class RunEvent(_Message):
     detail: str = ""
 
 
+UNKNOWN_RUN = "unknown_run"
+"""The `details` key of the `invalid_request` error a broker answers a `RunStatusQuery` with
+when the store holds no such run (its value: the run id)."""
+
+
+class RunStatusQuery(_Message):
+    """Where does a run stand? Asked on `ROLLOUT_STATUS` (any broker answers with a
+    `RunProgress`, or `UNKNOWN_RUN`): core NATS keeps no events, so a follower that subscribed
+    late, reconnected or missed one resyncs with this."""
+
+    run_id: str = Field(pattern=_ID)
+    store_url: str | None = Field(
+        default=None,
+        description="the store `RolloutAccepted` named; None: the broker's default store",
+    )
+
+
+class RunProgress(_Message):
+    """A run's state as its manifest (and the answering broker) knows it. `done`: every group
+    is settled (complete or failed); the episodes of complete groups are in the store."""
+
+    run_id: str
+    store_url: str
+    groups: int = Field(ge=0)
+    groups_complete: int = Field(default=0, ge=0)
+    groups_failed: int = Field(default=0, ge=0)
+    episodes_stored: int = Field(default=0, ge=0)
+    done: bool = False
+
+    @property
+    def groups_settled(self) -> int:
+        return self.groups_complete + self.groups_failed
+
+
 # ---- PhoneWorld's catalogue and oracle ----
 
 

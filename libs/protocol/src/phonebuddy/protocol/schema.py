@@ -41,6 +41,8 @@ PUBLIC_MESSAGES: dict[str, type[BaseModel] | TypeAdapter[Any]] = {
     "RolloutAccepted": rollout.RolloutAccepted,
     "EpisodeWork": rollout.EpisodeWork,
     "RunEvent": rollout.RunEvent,
+    "RunStatusQuery": rollout.RunStatusQuery,
+    "RunProgress": rollout.RunProgress,
     "TaskQuery": rollout.TaskQuery,
     "TaskList": rollout.TaskList,
     "OracleRequest": rollout.OracleRequest,

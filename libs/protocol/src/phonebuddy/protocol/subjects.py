@@ -69,6 +69,8 @@ JUDGE_QUEUE = f"{ROOT}-judge"
 ROLLOUT_SUBMIT = f"{ROOT}.broker.submit"
 ROLLOUT_QUEUE = f"{ROOT}-broker"
 ROLLOUT_EVENTS_PREFIX = f"{ROOT}.broker.events"
+# Request/reply: a run's progress from its manifest (for followers that missed events).
+ROLLOUT_STATUS = f"{ROOT}.broker.status"
 
 
 def rollout_events_subject(run_id: str) -> str:

@@ -65,10 +65,11 @@ def demo(
 
 
 async def _demo(stack: Any, *, suite: str, group_size: int, port: int, wait: bool) -> None:
-    from phonebuddy.broker.report import follow, print_summary
-    from phonebuddy.bus import NatsSettings, connect
-    from phonebuddy.protocol import RolloutAccepted, RolloutRequest, TaskSelection
-    from phonebuddy.protocol.subjects import ROLLOUT_SUBMIT
+    from phonebuddy.bus import NatsSettings
+    from phonebuddy.protocol import RolloutRequest, TaskSelection
+    from phonebuddy.rollouts import RolloutClient
+    from phonebuddy.rollouts.report import ProgressBar, print_summary, read_summary
+    from phonebuddy.storage import StoreSettings
 
     typer.echo("starting the local stack (first run: builds the tiny model, ~1 min)...")
     async with stack:
@@ -76,8 +77,7 @@ async def _demo(stack: Any, *, suite: str, group_size: int, port: int, wait: boo
         typer.echo(f"local stack up; settings in {stack.stack_file}")
         stamp = time.strftime("%Y%m%d-%H%M%S")
         runs = []
-        nats = NatsSettings.from_variables(env)
-        async with connect(nats) as bus:
+        async with RolloutClient.connect(NatsSettings.from_variables(env)) as client:
             for label, variable, model, budget, max_tokens in POLICIES:
                 request = RolloutRequest(
                     run_id=f"demo-{label}-{stamp}", tasks=TaskSelection(suite=suite),
@@ -88,14 +88,13 @@ async def _demo(stack: Any, *, suite: str, group_size: int, port: int, wait: boo
                 typer.echo(
                     f"\nrollout of the {label} policy on suite {suite!r} ({budget} steps max)"
                 )
-                accepted = await bus.request(
-                    ROLLOUT_SUBMIT, request, RolloutAccepted, timeout_s=120
-                )
-                summary = await follow(accepted, env, wait_s=3600, quiet=False)
-                print_summary(summary)
+                with ProgressBar(request.run_id) as bar:
+                    outcome = await client.run(request, on_progress=bar.update)
+                store = StoreSettings.from_variables(env, url=outcome.store_url)
+                print_summary(await read_summary(store, outcome.run_id))
                 runs.append(request.run_id)
-        store = env["PHONEBUDDY_STORE_URL"]
-        typer.echo(f"\ntrajectories are in {store}: runs {', '.join(runs)}")
+        store_url = env["PHONEBUDDY_STORE_URL"]
+        typer.echo(f"\ntrajectories are in {store_url}: runs {', '.join(runs)}")
         typer.echo(
             "with the stack running elsewhere, view them with `phonebuddy trajectories view`"
         )

@@ -149,7 +149,7 @@ def rollout(
     if as_json:
         typer.echo(json.dumps({"store_url": store, **summary.model_dump(mode="json")}, indent=2))
     else:
-        from phonebuddy.broker.report import print_summary
+        from phonebuddy.rollouts.report import print_summary
 
         print_summary(summary)
         typer.echo(f"trajectories: {store} (run {run_id})")
@@ -157,20 +157,21 @@ def rollout(
 
 
 async def _run(request: Any, env: dict[str, str], *, wait_s: float, quiet: bool) -> tuple[Any, str]:
-    from phonebuddy.broker.report import follow
-    from phonebuddy.bus import BusError, NatsSettings, RemoteError, connect
-    from phonebuddy.protocol import RolloutAccepted
-    from phonebuddy.protocol.subjects import ROLLOUT_SUBMIT
+    """Submit and follow the run over NATS, then read its summary from the store."""
+    from phonebuddy.bus import BusError, NatsSettings
+    from phonebuddy.rollouts import BrokerUnavailableError, RolloutClient, RolloutError
+    from phonebuddy.rollouts.report import ProgressBar, read_summary
+    from phonebuddy.storage import StoreSettings
 
-    nats = NatsSettings.from_variables(env)
-    async with connect(nats) as bus:
-        try:
-            accepted = await bus.request(ROLLOUT_SUBMIT, request, RolloutAccepted, timeout_s=120)
-        except RemoteError as exc:
-            typer.echo(f"error: the broker refused the rollout: {exc.message}", err=True)
-            raise typer.Exit(1) from None
-        except BusError as exc:
-            typer.echo(f"error: no broker answered ({exc}); is `phonebuddy up` running?", err=True)
-            raise typer.Exit(1) from None
-        summary = await follow(accepted, env, wait_s=wait_s, quiet=quiet)
-    return summary, accepted.store_url
+    try:
+        async with RolloutClient.connect(NatsSettings.from_variables(env)) as client:
+            with ProgressBar(request.run_id, disabled=quiet) as bar:
+                outcome = await client.run(request, timeout_s=wait_s, on_progress=bar.update)
+    except BrokerUnavailableError as exc:
+        typer.echo(f"error: {exc}; is `phonebuddy up` running?", err=True)
+        raise typer.Exit(1) from None
+    except (RolloutError, BusError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    store = StoreSettings.from_variables(env, url=outcome.store_url)
+    return await read_summary(store, outcome.run_id), outcome.store_url

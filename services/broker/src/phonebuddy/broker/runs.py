@@ -5,7 +5,8 @@ given up; it is loaded from the store the first time a run is touched (so it sur
 and rebuilt from the store periodically (so several broker processes converge). A group is
 complete when G of its episodes are stored, failed when more of its episodes were given up than
 it has spares; the manifest is written when a group settles (and by the periodic refresh), and
-the run is done when no group is pending. Progress events go out on core NATS.
+the run is done when no group is pending. Progress events go out on core NATS; since they are
+not kept, `progress` answers a follower that missed some with the run's state.
 
 The moment a group settles, the attempts of its other episodes running in this process (spares,
 retries of a group that already failed) are cancelled, which releases their devices: nothing of
@@ -25,7 +26,7 @@ from typing import Any
 from phonebuddy.broker.metrics import BrokerMetrics
 from phonebuddy.broker.planning import group_of, plan, successor
 from phonebuddy.bus import Bus
-from phonebuddy.protocol import EpisodeWork, RolloutRequest, RunEvent, Source
+from phonebuddy.protocol import EpisodeWork, RolloutRequest, RunEvent, RunProgress, Source
 from phonebuddy.protocol.subjects import rollout_events_subject
 from phonebuddy.trajectories import (
     GroupStatus,
@@ -89,6 +90,36 @@ class RunBook:
                 if key not in self.active:
                     self.active[key] = await self._load(url, run_id)
         return self.active[key]
+
+    async def progress(self, url: str, run_id: str) -> RunProgress:
+        """Where the run stands: its stored manifest (every broker's settled groups), with
+        what this process knows beyond it (groups it settled or episodes it stored since the
+        manifest was last written). `TrajectoryError` when the store has no such run."""
+        manifest = await (await self.store(url)).read_manifest(run_id)
+        state = self.active.get((url, run_id))
+        mine = (
+            {g.group_id: (g.status, len(state.stored[g.group_id])) for g in state.manifest.groups}
+            if state is not None
+            else {}
+        )
+        complete = failed = stored = 0
+        for group in manifest.groups:
+            status, episodes = group.status, len(group.episodes)
+            if group.group_id in mine:
+                my_status, my_episodes = mine[group.group_id]
+                if status == GroupStatus.PENDING:
+                    status = my_status
+                episodes = max(episodes, my_episodes)
+            complete += status == GroupStatus.COMPLETE
+            failed += status == GroupStatus.FAILED
+            stored += episodes
+        done = manifest.status == RunStatus.DONE or (
+            state is not None and state.manifest.status == RunStatus.DONE
+        )
+        return RunProgress(
+            run_id=run_id, store_url=url, groups=len(manifest.groups), groups_complete=complete,
+            groups_failed=failed, episodes_stored=stored, done=done,
+        )  # fmt: skip
 
     async def needs_run(self, url: str, run_id: str, group_id: str, episode_id: str) -> bool:
         """False when the episode's group is settled (a spare after G finished, a failed

@@ -1,5 +1,6 @@
 """The broker process: accepts rollout requests (NATS request/reply), queues their episodes in
-JetStream, and runs them.
+JetStream, runs them, and says where a run stands (`ROLLOUT_STATUS`) to followers that missed
+its progress events.
 
 Durability: a work item is acknowledged only after its episode is in the store (or was given up
 and recorded) and the item after it in its run's chain is queued, so a broker killed mid-run
@@ -55,14 +56,18 @@ from phonebuddy.protocol import (
     RolloutAccepted,
     RolloutRequest,
     RunEvent,
+    RunProgress,
+    RunStatusQuery,
     Source,
     TaskList,
     TaskQuery,
     TaskSpec,
 )
+from phonebuddy.protocol.rollout import UNKNOWN_RUN
 from phonebuddy.protocol.subjects import (
     ROLLOUT_EPISODES,
     ROLLOUT_QUEUE,
+    ROLLOUT_STATUS,
     ROLLOUT_STREAM,
     ROLLOUT_SUBJECTS,
     ROLLOUT_SUBMIT,
@@ -90,6 +95,7 @@ class BrokerService:
         self.runs: RunBook | None = None
         self._clients: dict[tuple[str | None, str, str], PolicyClient] = {}
         self._submit: Service | None = None
+        self._status: Service | None = None
         self._consumer: Consumer | None = None
         self._dead: Subscription | None = None
 
@@ -113,6 +119,9 @@ class BrokerService:
             self._submit = await self.bus.serve(
                 ROLLOUT_SUBMIT, RolloutRequest, self.submit, queue=ROLLOUT_QUEUE
             )
+            self._status = await self.bus.serve(
+                ROLLOUT_STATUS, RunStatusQuery, self.status, queue=ROLLOUT_QUEUE
+            )
             self._dead = await self.bus.nc.subscribe(
                 dead_letter_subject(ROLLOUT_STREAM), cb=self._dead_letter
             )
@@ -132,8 +141,9 @@ class BrokerService:
             await asyncio.gather(*loops, return_exceptions=True)
             if self._consumer is not None:
                 await self._consumer.stop()
-            if self._submit is not None:
-                await self._submit.stop()
+            for service in (self._submit, self._status):
+                if service is not None:
+                    await service.stop()
             if self._dead is not None:
                 with contextlib.suppress(Exception):
                     await self._dead.unsubscribe()
@@ -226,6 +236,28 @@ class BrokerService:
         return RolloutAccepted(
             run_id=request.run_id, groups=len(manifest.groups), episodes=len(work), store_url=url
         )
+
+    async def status(self, query: RunStatusQuery) -> RunProgress:
+        """The run's progress; an unknown run is an `invalid_request` with `UNKNOWN_RUN` in
+        its details."""
+        if self.runs is None:
+            raise ServiceError(ErrorCode.INTERNAL, "the broker is not running", retryable=True)
+        try:
+            url = self.runs.stores.check(query.store_url)
+        except StoreNotAllowedError as exc:
+            raise ServiceError(ErrorCode.INVALID_REQUEST, str(exc)) from None
+        try:
+            return await self.runs.progress(url, query.run_id)
+        except TrajectoryError:
+            raise ServiceError(
+                ErrorCode.INVALID_REQUEST, f"there is no run {query.run_id} in {url}",
+                details={UNKNOWN_RUN: query.run_id, "store_url": url},
+            ) from None  # fmt: skip
+        except Exception as exc:
+            raise ServiceError(
+                ErrorCode.INTERNAL, f"cannot read run {query.run_id} in {url}: {exc}",
+                retryable=True,
+            ) from exc  # fmt: skip
 
     # ---- episodes ----
 
