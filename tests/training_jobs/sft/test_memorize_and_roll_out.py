@@ -11,14 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -36,9 +31,9 @@ from phonebuddy.protocol import (
 )
 from phonebuddy.protocol.subjects import ROLLOUT_SUBMIT
 from phonebuddy.sft.cli import app as sft_app
+from phonebuddy.stack.local import ServiceProcess
 from phonebuddy.storage import LocalStore
 from phonebuddy.testing import NatsServer, serve_asgi_in_thread
-from phonebuddy.testing.ports import free_port
 from phonebuddy.trajectories import RunStatus, TrajectoryStore
 
 from .conftest import write_run
@@ -67,44 +62,17 @@ def _train(base: Path, store_url: str, run_id: str, out: Path) -> str:
     return done["checkpoint"]
 
 
-@pytest.fixture
-def servers() -> Iterator[list[subprocess.Popen[bytes]]]:
-    """Server processes the test starts; stopped at the end whatever happens."""
-    processes: list[subprocess.Popen[bytes]] = []
-    yield processes
-    for process in processes:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-
-
-def _serve(model_url: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "PHONEBUDDY_POLICY_API_KEY": API_KEY,
-        "PHONEBUDDY_POLICY_SERVED_MODEL_NAME": SERVED_NAME,
-    }
-    with log.open("wb") as output:  # the child keeps its own copy of the descriptor
-        process = subprocess.Popen(
-            [sys.executable, "-m", "phonebuddy.policy", "serve", "--model", model_url,
-             "--port", str(port)],
-            env=env, stdout=output, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"the policy server exited: {log.read_text()[-3000:]}")
-        try:
-            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            pass
-        time.sleep(0.5)
-    raise AssertionError(f"the policy server was not ready in 180 s: {log.read_text()[-3000:]}")
+def _policy_server(model_url: str, work_dir: Path) -> ServiceProcess:
+    """`phonebuddy policy serve --model <store URL>` as its own process."""
+    return ServiceProcess(
+        name="policy",
+        args=["policy", "serve", "--model", model_url],
+        env={
+            "PHONEBUDDY_POLICY_API_KEY": API_KEY,
+            "PHONEBUDDY_POLICY_SERVED_MODEL_NAME": SERVED_NAME,
+        },
+        work_dir=work_dir,
+    )
 
 
 async def _roll_out(nats: NatsSettings, store: TrajectoryStore, run_id: str) -> list[Episode]:
@@ -131,7 +99,6 @@ def test_a_memorizing_checkpoint_serves_and_rolls_out_its_episode(
     tmp_path: Path,
     tiny_checkpoint: Path,
     nats_server: NatsServer,
-    servers: list[subprocess.Popen[bytes]],
 ) -> None:
     teacher = asyncio.run(write_run(tmp_path / "teacher", "memo", [TEMPLATE], [SEED]))
     (demo,) = teacher.episodes
@@ -140,19 +107,18 @@ def test_a_memorizing_checkpoint_serves_and_rolls_out_its_episode(
     model_url = _train(tiny_checkpoint, teacher.store_url, teacher.run_id, tmp_path / "sft")
     assert model_url.startswith("local:")  # served straight from the store, as a job would
 
-    process, policy_url = _serve(model_url, tmp_path / "policy.log")
-    servers.append(process)
     nats = NatsSettings(url=nats_server.url, user=nats_server.user, password=nats_server.password)
     rollouts = tmp_path / "rollouts"
+    policy = _policy_server(model_url, tmp_path / "policy")  # its port is chosen now
     world = create_world(WorldSettings(devices=1, instance_id="memo", port=0), nats)
     broker = create_broker(
         BrokerSettings(
             instance_id="memo", workers=1, port=0, default_store_url=f"local:{rollouts}",
-            policy_url=f"{policy_url}/v1", policy_api_key=API_KEY,  # type: ignore[arg-type]
+            policy_url=f"{policy.url}/v1", policy_api_key=API_KEY,  # type: ignore[arg-type]
         ),
         nats,
     )  # fmt: skip
-    with serve_asgi_in_thread(world), serve_asgi_in_thread(broker):
+    with policy, serve_asgi_in_thread(world), serve_asgi_in_thread(broker):
         rollouts.mkdir()
         store = TrajectoryStore(LocalStore(rollouts))
         (episode,) = asyncio.run(_roll_out(nats, store, "memorized-rollout"))

@@ -15,12 +15,14 @@ from typing import Annotated
 
 import typer
 
-from phonebuddy.sft.config import ConfigError, bundled_config, load_config
+from phonebuddy.sft.config import bundled_config, load_config
 from phonebuddy.sft.data import DataError
-from phonebuddy.sft.trainer import JobError, train_sft
+from phonebuddy.sft.trainer import train_sft
 from phonebuddy.storage import StoreError
 from phonebuddy.training.checkpoint import CheckpointError
+from phonebuddy.training.config import ConfigError
 from phonebuddy.training.distributed import close_world, init_world
+from phonebuddy.training.job import JobError
 from phonebuddy.training.metrics import TrainMetrics
 from phonebuddy.training.model import ModelError
 

@@ -9,49 +9,35 @@ in a step repeats one of its rows with weight 0, keeping the collectives in step
 
 from __future__ import annotations
 
-import json
 import math
-import signal
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import torch
-from torch.distributed.checkpoint.state_dict import (
-    StateDictOptions,
-    get_model_state_dict,
-    get_optimizer_state_dict,
-    set_optimizer_state_dict,
-)
 
 from phonebuddy.sft.config import SFTConfig
 from phonebuddy.sft.dataset import Dataset, Split, build_dataset
 from phonebuddy.training.batch import pack_row
-from phonebuddy.training.checkpoint import (
-    CheckpointStore,
-    fetch_model_folder,
-    rng_state,
-    set_rng_state,
-    tensor_bytes,
-    tensor_load,
-    write_json_bytes,
+from phonebuddy.training.checkpoint import CheckpointStore
+from phonebuddy.training.distributed import World, all_sum, any_true, shard_model
+from phonebuddy.training.job import (
+    StopFlag,
+    clip_gradients,
+    load_model,
+    restore_checkpoint,
+    save_checkpoint,
+    start_point,
+    trainable,
 )
-from phonebuddy.training.distributed import World, all_sum, any_true, barrier, shard_model
 from phonebuddy.training.loss import row_loss
 from phonebuddy.training.metrics import TrainMetrics
-from phonebuddy.training.model import load_for_training, save_hf_folder, training_dtype
 from phonebuddy.training.schedule import RowOrder, lr_at, steps_for
 
 KIND = "sft"
 METRICS_FILE = "metrics.jsonl"
-
-
-class JobError(Exception):
-    """The job cannot go on; the message says why. Nothing half-written is published."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,27 +47,6 @@ class TrainResult:
     stopped: str  # "finished", "stop_after", "sigterm"
     checkpoint_url: str | None
     statistics: dict[str, Any]
-
-
-class StopFlag:
-    """Set by SIGTERM (a preempted pod) or SIGINT; the loop checkpoints and returns."""
-
-    def __init__(self) -> None:
-        self.reason: str | None = None
-        self._previous: dict[int, Any] = {}
-
-    def install(self) -> None:
-        if threading.current_thread() is not threading.main_thread():
-            return
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            self._previous[sig] = signal.signal(sig, self._handle)
-
-    def _handle(self, signum: int, _frame: FrameType | None) -> None:
-        self.reason = "sigterm" if signum == signal.SIGTERM else "sigint"
-
-    def restore(self) -> None:
-        for sig, handler in self._previous.items():
-            signal.signal(sig, handler)
 
 
 class SFTTrainer:
@@ -102,19 +67,9 @@ class SFTTrainer:
 
     def _load(self) -> tuple[int, Path]:
         """(start step, folder to load weights from): the latest checkpoint, else the base."""
-        latest = self.checkpoints.latest()
-        if latest is None:
-            if not self.config.model.base:
-                raise JobError("model.base is not set: name the Qwen3.5-VL checkpoint to train")
-            return 0, fetch_model_folder(self.config.model.base, self.scratch)
-        saved = json.loads(self.checkpoints.read_trainer_file(latest.step, "config.json"))
-        if saved != self._resume_key():
-            raise JobError(
-                f"{self.checkpoints.url} holds a run with another data/packing/optimizer "
-                "config; use another name or checkpoint.output"
-            )
-        folder = self.checkpoints.download_model(latest.step, self.scratch / "resume")
-        return latest.step, folder
+        return start_point(
+            self.checkpoints, self.config.model.base, self._resume_key(), self.scratch
+        )
 
     def _resume_key(self) -> dict[str, Any]:
         dumped = self.config.model_dump(mode="json")
@@ -133,20 +88,14 @@ class SFTTrainer:
     def _run(self, stop_after: int | None) -> TrainResult:
         config, world = self.config, self.world
         start, folder = self._load()
-        dtype = training_dtype(config.model.precision.value, world.device)
-        model, processing = load_for_training(folder, dtype=dtype, device=world.device)
-        if config.model.freeze_vision:
-            for parameter in model.model.visual.parameters():
-                parameter.requires_grad_(False)
-        if config.model.gradient_checkpointing:
-            model.gradient_checkpointing_enable()
+        model, processing = load_model(config.model, folder, world)
         torch.manual_seed(config.train.seed)
         dataset = build_dataset(config, processing)
         if world.is_main:
             self.metrics.record("dataset", dataset.statistics)
         model = shard_model(model, world)
         optimizer = torch.optim.AdamW(
-            [p for p in model.parameters() if p.requires_grad],
+            trainable(model),
             lr=config.optim.lr,
             betas=config.optim.betas,
             weight_decay=config.optim.weight_decay,
@@ -219,11 +168,7 @@ class SFTTrainer:
             scaled.backward()
             loss_sum += float(result.loss_sum.detach()) * weight
             correct += result.correct * weight
-        grad_norm = torch.nn.utils.clip_grad_norm_(
-            [p for p in model.parameters() if p.requires_grad], self.config.optim.grad_clip
-        )
-        if hasattr(grad_norm, "full_tensor"):
-            grad_norm = grad_norm.full_tensor()
+        grad_norm = clip_gradients(model, self.config.optim.grad_clip)
         optimizer.step()
         loss_sum = all_sum(loss_sum, world)
         correct = all_sum(correct, world)
@@ -232,7 +177,7 @@ class SFTTrainer:
         return {
             "loss": loss_sum / max(1, global_targets),
             "token_accuracy": correct / max(1, global_targets),
-            "grad_norm": float(grad_norm),
+            "grad_norm": grad_norm,
             "tokens": tokens,
             "target_tokens": global_targets,
             "tokens_per_second": tokens / seconds if seconds > 0 else 0.0,
@@ -285,33 +230,16 @@ class SFTTrainer:
         step: int,
         seen: dict[str, int],
     ) -> str:
-        world = self.world
-        options = StateDictOptions(full_state_dict=True, cpu_offload=True)
-        state = get_model_state_dict(model, options=options)
-        optim_state = get_optimizer_state_dict(model, optimizer, options=options)
-        self.checkpoints.write_trainer_file(
-            step, f"rng-rank{world.rank:05d}.pt", tensor_bytes(rng_state())
-        )
-        if world.is_main:
-            folder = save_hf_folder(model, state, processing, self.scratch / f"save-{step}")
-            self.checkpoints.write_model(step, folder)
-            self.checkpoints.write_trainer_file(step, "optimizer.pt", tensor_bytes(optim_state))
-            self.checkpoints.write_trainer_file(
-                step, "config.json", write_json_bytes(self._resume_key())
-            )
-            self.checkpoints.write_trainer_file(
-                step, "trainer.json",
-                write_json_bytes({"step": step, "world_size": world.size, "seen": seen}),
-            )  # fmt: skip
-        barrier(world)
-        if world.is_main:
-            self.checkpoints.complete(step, keep_last=self.config.checkpoint.keep_last)
-            self.metrics.record(
-                "checkpoint", {"step": step, "url": self.checkpoints.model_url(step)}
-            )
+        def published(url: str) -> None:
+            self.metrics.record("checkpoint", {"step": step, "url": url})
             self.metrics.flush()
-        barrier(world)
-        return self.checkpoints.model_url(step)
+
+        return save_checkpoint(
+            self.checkpoints, model, optimizer, processing,
+            step=step, world=self.world, scratch=self.scratch, resume_key=self._resume_key(),
+            state={"seen": seen}, keep_last=self.config.checkpoint.keep_last,
+            on_complete=published,
+        )  # fmt: skip
 
     def _restore(
         self,
@@ -320,18 +248,9 @@ class SFTTrainer:
         step: int,
         seen: dict[str, int],
     ) -> None:
-        world = self.world
-        trainer = json.loads(self.checkpoints.read_trainer_file(step, "trainer.json"))
-        seen.update(trainer["seen"])
-        optim_state = tensor_load(self.checkpoints.read_trainer_file(step, "optimizer.pt"))
-        set_optimizer_state_dict(
-            model, optimizer, optim_state,
-            options=StateDictOptions(full_state_dict=True, cpu_offload=True),
-        )  # fmt: skip
-        rng_name = f"rng-rank{world.rank:05d}.pt"
-        if self.checkpoints.has_trainer_file(step, rng_name):
-            set_rng_state(tensor_load(self.checkpoints.read_trainer_file(step, rng_name)))
-        if world.is_main:
+        state = restore_checkpoint(self.checkpoints, model, optimizer, step=step, world=self.world)
+        seen.update(state["seen"])
+        if self.world.is_main:
             self.metrics.record("resumed", {"step": step, **seen})
 
 
