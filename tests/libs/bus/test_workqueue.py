@@ -384,6 +384,38 @@ async def test_stop_ends_a_fetch_loop_whose_fetch_swallowed_the_cancellation(
     assert not consumer.running
 
 
+async def test_a_fetch_deadline_spent_between_pull_requests_is_a_quiet_timeout(
+    bus: Bus, names: Names, eventually: Eventually, caplog: pytest.LogCaptureFixture
+) -> None:
+    """On a busy machine nats-py's fetch raises asyncio's TimeoutError (not its own) when the
+    deadline ran out between its two pull requests: nothing failed, no error to log."""
+    handled: list[str] = []
+
+    async def handle(job: Job) -> None:
+        handled.append(job.id)
+
+    consumer = await consume(bus, names, handle)
+    psub = consumer._psub
+    assert psub is not None
+    real_fetch = psub.fetch
+    timeouts: list[bool] = []
+
+    async def fetch_whose_deadline_ran_out_once(*args: object, **kwargs: object) -> list[Msg]:
+        if not timeouts:
+            timeouts.append(True)
+            raise TimeoutError
+        return await real_fetch(*args, **kwargs)  # type: ignore[arg-type]
+
+    psub.fetch = fetch_whose_deadline_ran_out_once  # type: ignore[method-assign]
+    async with consumer:
+        await bus.publish(names.subject, Job(id="j1"))
+        await eventually(lambda: nothing_outstanding(bus, names))
+
+    assert timeouts == [True]
+    assert handled == ["j1"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
 async def test_handler_cancelled_on_stop_hands_its_message_back_at_once(
     bus: Bus, names: Names, eventually: Eventually
 ) -> None:

@@ -301,7 +301,9 @@ class Consumer:
                 msgs = await psub.fetch(
                     batch=self.concurrency - len(self._tasks), timeout=self._fetch_timeout_s
                 )
-            except nats.errors.TimeoutError:
+            except TimeoutError:
+                # No message in time. nats-py raises its own TimeoutError, or asyncio's when
+                # the deadline ran out between its two pull requests (a busy machine).
                 continue
             except nats.errors.ConnectionClosedError:
                 logger.error("NATS connection closed; consumer %s stops fetching", self.durable)
