@@ -1,4 +1,5 @@
 """The policy server's HTTP app: OpenAI's `/v1/chat/completions` and `/v1/models`, `/admin/reload`,
+vLLM-shaped RL routes (pause / resume and weight updates, `phonebuddy.policy.weights`),
 `/livez`, `/readyz`, `/metrics`. Domain errors become OpenAI error bodies in one handler."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import logging
 import os
 import shutil
 import time
+import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated
 
@@ -57,6 +59,8 @@ from phonebuddy.policy.metrics import PolicyMetrics
 from phonebuddy.policy.remote_images import RemoteImageFetcher, RemotePolicy
 from phonebuddy.policy.settings import PolicySettings
 from phonebuddy.policy.toolcalls import parse_assistant_text
+from phonebuddy.policy.weight_files import WeightSources
+from phonebuddy.policy.weights import PauseGate, WeightUpdater, weight_routes
 from phonebuddy.storage import ObjectStore, S3Location, StoreSettings, open_store
 from phonebuddy.telemetry import health_router
 
@@ -107,7 +111,17 @@ class PolicyService:
         self.store: ObjectStore | None = None
         self.http: httpx.AsyncClient | None = None
         self.images: ImageLoader | None = None
-        self._reload_lock = asyncio.Lock()
+        self.gate = PauseGate(
+            max_wait_s=settings.pause_max_wait_s,
+            on_change=lambda paused: self.metrics.paused.set(int(paused)),
+        )
+        self.weights = WeightUpdater(
+            sources=WeightSources(settings.weight_roots),
+            work_dir=default_cache_dir() / "weight-updates" / f"{os.getpid()}-{uuid.uuid4().hex}",
+            backend_name=backend.name,
+            reload=backend.reload,
+            on_served=self.metrics.serving,
+        )
         self.started = int(time.time())
 
     @contextlib.asynccontextmanager
@@ -139,6 +153,7 @@ class PolicyService:
             )  # fmt: skip
             await self.backend.start()
             stack.push_async_callback(self.backend.close)
+            stack.push_async_callback(self.weights.close)
             if self.backend.uses_checkpoints:
                 await self.load(s.model, s.model_version)
             else:
@@ -147,18 +162,16 @@ class PolicyService:
 
     async def load(self, source: str, version: str | None) -> tuple[str, float]:
         """Fetch and load a checkpoint, then serve it; the old one serves until then."""
-        async with self._reload_lock:
-            started = time.perf_counter()
-            folder, downloaded = await fetch_checkpoint(source, default_cache_dir() / "checkpoints")
-            try:
-                name = source.rstrip("/").rsplit("/", 1)[-1] if is_store_url(source) else None
-                version = version or await asyncio.to_thread(checkpoint_version, folder, name=name)
-                await self.backend.reload(folder, version)
-            finally:
-                if downloaded:
-                    shutil.rmtree(folder, ignore_errors=True)
-            self.metrics.serving(version)
-            return version, time.perf_counter() - started
+        started = time.perf_counter()
+        folder, downloaded = await fetch_checkpoint(source, default_cache_dir() / "checkpoints")
+        try:
+            name = source.rstrip("/").rsplit("/", 1)[-1] if is_store_url(source) else None
+            version = version or await asyncio.to_thread(checkpoint_version, folder, name=name)
+            await self.weights.serve_checkpoint(folder, version)
+        finally:
+            if downloaded:
+                await asyncio.to_thread(shutil.rmtree, folder, ignore_errors=True)
+        return version, time.perf_counter() - started
 
     # ---- chat completions ----
 
@@ -282,7 +295,8 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
 
     @app.exception_handler(PolicyError)
     async def policy_error(request: Request, exc: PolicyError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        headers: dict[str, str] | None = getattr(exc, "headers", None)  # Retry-After
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -299,7 +313,10 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
 
     async def admin_auth(authorization: Annotated[str | None, Header()] = None) -> None:
         if settings.admin_token is None:
-            raise ForbiddenError("reload is off: set PHONEBUDDY_POLICY_ADMIN_TOKEN to enable it")
+            raise ForbiddenError(
+                "reload and weight updates are off: set PHONEBUDDY_POLICY_ADMIN_TOKEN to turn "
+                "them on"
+            )
         token = _bearer(authorization)
         if token is None or not hmac.compare_digest(token, settings.admin_token.get_secret_value()):
             raise UnauthorizedError("missing or wrong admin token")
@@ -324,7 +341,8 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
         service.metrics.queue_depth.set(backend.queue_depth)
         outcome, code = "error", 500
         try:
-            completion = await service.complete(request)
+            async with service.gate.admitted():  # waits while paused for a weight update
+                completion = await service.complete(request)
             outcome, code = "ok", 200
         except PolicyError as exc:
             code = exc.status
@@ -361,6 +379,11 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
             model_version=version, previous_version=previous, load_seconds=seconds
         )
 
+    app.include_router(
+        weight_routes(
+            service.weights, service.gate, service.metrics, dependencies=[Depends(admin_auth)]
+        )
+    )
     return app
 
 

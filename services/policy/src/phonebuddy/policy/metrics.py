@@ -30,6 +30,14 @@ class PolicyMetrics:
         )
         self.model_info = m.gauge("model_info", "1 for the model version being served", ["version"])
         self.reloads = m.counter("reloads", "Weight reloads", ["outcome"])
+        self.weight_updates = m.counter(
+            "weight_updates", "Weight updates finished (/finish_weight_update)", ["outcome"]
+        )
+        self.weight_load = m.histogram(
+            "weight_load", "Time from /finish_weight_update to serving the new weights",
+            buckets=(0.5, 1, 2.5, 5, 10, 25, 60, 120, 300),
+        )  # fmt: skip
+        self.paused = m.gauge("paused", "1 while generation is paused (/pause)")
         self._version: str | None = None
 
     def serving(self, version: str) -> None:

@@ -33,8 +33,19 @@ class PolicySettings(BaseSettings):
         default=None, description="if set, clients must send `Authorization: Bearer <key>`"
     )
     admin_token: SecretStr | None = Field(
-        default=None, description="bearer token for POST /admin/reload; unset: reload is off"
+        default=None,
+        description="bearer token for /admin/reload, /pause, /resume and the weight-update "
+        "routes; unset: they are off",
     )
+    weight_roots: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(),
+        description="comma-separated folders and store URL prefixes (s3://bucket/prefix) that "
+        "/update_weights may read weights from; unset: weight updates are off",
+    )
+    pause_max_wait_s: float = Field(
+        default=120.0, gt=0, le=3600,
+        description="how long a chat request waits while paused before a 503 with Retry-After",
+    )  # fmt: skip
     device: str = Field(default="auto", description="torch device: auto, cpu, cuda, cuda:1 ...")
     dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
     max_model_len: int = Field(default=32768, ge=256, description="prompt + completion tokens")
@@ -73,23 +84,32 @@ class PolicySettings(BaseSettings):
     vllm_gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
     vllm_extra_args: str = Field(default="", description="appended to vLLM's command line")
 
-    @field_validator("image_url_allow_hosts", mode="before")
+    @field_validator("image_url_allow_hosts", "weight_roots", mode="before")
     @classmethod
-    def _hosts(cls, value: object) -> object:
+    def _comma_separated(cls, value: object) -> object:
         if isinstance(value, str):
             value = value.split(",")
         if isinstance(value, list | tuple):
-            return tuple(str(host).strip().lower() for host in value if str(host).strip())
+            return tuple(str(item).strip() for item in value if str(item).strip())
         return value
 
     @field_validator("image_url_allow_hosts")
     @classmethod
     def _host_names(cls, hosts: tuple[str, ...]) -> tuple[str, ...]:
+        hosts = tuple(host.lower() for host in hosts)
         for host in hosts:
             name = host.removeprefix("*.")
             if not name or any(char in name for char in "/:@*?#[] "):
                 raise ValueError(f"{host!r} is not a host name (write images.example.com)")
         return hosts
+
+    @field_validator("weight_roots")
+    @classmethod
+    def _root_forms(cls, roots: tuple[str, ...]) -> tuple[str, ...]:
+        for root in roots:
+            if not root.startswith(("s3://", "local:/", "file:/", "/")):
+                raise ValueError(f"{root!r} is not an absolute folder or a store URL (s3://...)")
+        return roots
 
     @model_validator(mode="after")
     def _remote_needs_hosts(self) -> Self:
