@@ -41,6 +41,7 @@ def test_vllm_command_uses_our_template_tool_parser_and_limits(tmp_path: Path) -
     assert option(command, "--tensor-parallel-size") == "2"
     assert json.loads(option(command, "--limit-mm-per-prompt")) == {"image": 6}
     assert Path(option(command, "--chat-template")).read_text() == CHAT_TEMPLATE
+    assert option(command, "--logprobs-mode") == "raw_logprobs"  # as the transformers backend
     assert command[-3:] == ["--enforce-eager", "--seed", "3"]
     # The key travels in the environment, never on the command line (visible in `ps`).
     assert not any("k-123" in part for part in command)

@@ -221,16 +221,34 @@ def test_zero_max_tokens_ends_the_row_at_once() -> None:
 
 
 @pytest.mark.parametrize("eos", [EOS, IM_END])
-def test_sampled_eos_finishes_with_stop_and_is_not_recorded(eos: int) -> None:
+def test_a_sampled_eos_finishes_with_stop_and_is_recorded_but_not_in_the_text(eos: int) -> None:
+    """As vLLM's `token_ids`: the end token is generated (RL trains it), the text omits it."""
     row = make_row(SamplingParams(temperature=0, max_tokens=8, logprobs=True), 0)
     processor = sampler([row])
     assert step(processor, peaked(C)) == [C]
     assert step(processor, peaked(eos)) == [eos]
-    assert row.tokens == [C]
-    assert [info.token for info in row.logprobs] == ["c"]
-    assert (row.finish, row.ended) == ("stop", True)
+    assert row.tokens == [C, eos]
+    assert row.text_tokens == [C]
+    assert [info.token for info in row.logprobs] == ["c", VOCAB[eos]]
+    assert row.logprobs[1].logprob == pytest.approx(
+        float(torch.log_softmax(peaked(eos)[0], -1)[eos])
+    )
+    assert (row.finish, row.ended, row.sampled_end) == ("stop", True, True)
     assert step(processor, peaked(A)) == [PAD]
-    assert row.tokens == [C]
+    assert row.tokens == [C, eos]
+
+
+def test_an_eos_forced_by_the_budget_or_a_stop_string_is_not_recorded() -> None:
+    """The model never chose it: it is not a sampled token."""
+    budget = make_row(SamplingParams(temperature=0, max_tokens=1, logprobs=True), 0)
+    stopped = make_row(SamplingParams(temperature=0, max_tokens=8, stop=("a",), logprobs=True), 0)
+    processor = sampler([budget, stopped])
+    assert step(processor, peaked(C, A)) == [C, A]
+    assert step(processor, peaked(C, A)) == [EOS, EOS]
+    for row, token in ((budget, C), (stopped, A)):
+        assert row.tokens == row.text_tokens == [token]
+        assert len(row.logprobs) == 1
+        assert not row.sampled_end
 
 
 def test_eos_ids_default_to_the_single_eos_id() -> None:
@@ -241,6 +259,7 @@ def test_eos_ids_default_to_the_single_eos_id() -> None:
     assert row.finish is None
     assert step(processor, peaked(EOS)) == [EOS]
     assert row.finish == "stop"
+    assert row.text_tokens == [IM_END]
 
 
 def test_stop_string_across_tokens_finishes_the_row_with_stop() -> None:

@@ -5,6 +5,11 @@
 content and tool calls in Qwen's format) and then into a `ParsedOutput` with the same parser
 training and evaluation use. A bad answer is an `InvalidOutput`; a failed call raises
 `PolicyCallError`, whose `retryable` says whether trying again can help (timeouts, 5xx, 429).
+
+By default each call also asks for the tokens (`logprobs` and vLLM's `return_token_ids`, which
+our server and vLLM both answer): every answer then carries the ids it was sampled as, their
+log-probabilities and the prompt's digest (`SampledTokens`), which rollouts store with the step
+so that RL trains on exactly what was sampled. They cost a few hundred bytes per answer.
 """
 
 from __future__ import annotations
@@ -17,12 +22,13 @@ from types import TracebackType
 from typing import Any, Self
 
 import httpx
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from phonebuddy.agent.chat_format import IM_END, render_completion
 from phonebuddy.agent.parsing import ParsedOutput, parse_output
 from phonebuddy.agent.prompt import ROLLOUT_ENABLE_THINKING, Prompt
 from phonebuddy.protocol import FrameRef, TaskSpec
+from phonebuddy.protocol.episodes import SampledTokens, token_ids_sha256
 
 VERSION_HEADER = "x-phonebuddy-model-version"
 # Request metadata that identifies the task and the step, sent only to a scripted teacher (it
@@ -71,6 +77,11 @@ class Sampling(BaseModel):
     seed: int | None = None
     n: int = Field(default=1, ge=1)
     logprobs: bool = False
+    tokens: bool = Field(
+        default=True,
+        description="ask for the sampled token ids, their logprobs and the prompt's ids "
+        "(answers carry them as `SampledTokens`); implies logprobs",
+    )
     enable_thinking: bool | None = Field(
         default=ROLLOUT_ENABLE_THINKING,
         description="False opens the answer with an empty think block",
@@ -86,6 +97,7 @@ class PolicyAnswer:
     model_version: str | None
     finish_reason: str | None
     token_logprobs: tuple[float, ...] | None
+    tokens: SampledTokens | None = None  # when asked for and the server returned them
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +178,10 @@ class PolicyClient:
         }
         if sampling.seed is not None:
             body["seed"] = sampling.seed
-        if sampling.logprobs:
+        if sampling.logprobs or sampling.tokens:
             body["logprobs"] = True
+        if sampling.tokens:
+            body["return_token_ids"] = True
         if sampling.enable_thinking is not None:
             body["chat_template_kwargs"] = {"enable_thinking": sampling.enable_thinking}
         if task is not None and self.endpoint.teacher:
@@ -223,6 +237,27 @@ def _error_message(response: httpx.Response) -> str:
         return response.text[:500]
 
 
+def _sampled_tokens(
+    prompt_ids: list[int] | None, token_ids: list[int] | None, logprobs: tuple[float, ...] | None
+) -> SampledTokens | None:
+    """The answer's tokens, if the server returned them (a teacher or another server may not).
+    A server whose logprobs do not line up with its ids gives unusable tokens: that is a broken
+    server, not a step without tokens."""
+    if not prompt_ids or not token_ids:
+        return None
+    try:
+        return SampledTokens(
+            token_ids=tuple(token_ids),
+            logprobs=logprobs,
+            prompt_tokens=len(prompt_ids),
+            prompt_sha256=token_ids_sha256(prompt_ids),
+        )
+    except ValidationError as exc:
+        raise PolicyCallError(
+            f"the policy returned unusable token ids: {exc}", retryable=False
+        ) from exc
+
+
 def _reply(response: httpx.Response, latency: float) -> PolicyReply:
     try:
         payload = response.json()
@@ -234,6 +269,7 @@ def _reply(response: httpx.Response, latency: float) -> PolicyReply:
         ) from exc
     version = response.headers.get(VERSION_HEADER) or payload.get("model_version")
     version = version or payload.get("system_fingerprint")
+    prompt_ids = payload.get("prompt_token_ids")
     answers = []
     for choice in choices:
         raw = message_text(choice.get("message") or {})
@@ -247,6 +283,7 @@ def _reply(response: httpx.Response, latency: float) -> PolicyReply:
                 model_version=version,
                 finish_reason=choice.get("finish_reason"),
                 token_logprobs=logprobs,
+                tokens=_sampled_tokens(prompt_ids, choice.get("token_ids"), logprobs),
             )
         )
     usage = payload.get("usage") or {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal, Self
@@ -9,7 +11,7 @@ from typing import Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from phonebuddy.protocol.actions import Action
-from phonebuddy.protocol.observation import Observation
+from phonebuddy.protocol.observation import SHA256_PATTERN, Observation
 from phonebuddy.protocol.tasks import TaskSpec
 
 
@@ -18,6 +20,46 @@ class StepTimings(BaseModel):
 
     policy_s: float = Field(default=0.0, ge=0)
     env_s: float = Field(default=0.0, ge=0)
+
+
+def token_ids_sha256(token_ids: Iterable[int]) -> str:
+    """The digest of a token sequence: sha256 of the ids in decimal, comma-separated."""
+    return hashlib.sha256(",".join(map(str, token_ids)).encode("ascii")).hexdigest()
+
+
+class SampledTokens(BaseModel):
+    """What the policy server generated for a step, in tokens: what RL trains on, never a
+    re-tokenization of `raw_output`.
+
+    `token_ids` are the ids exactly as sampled, a sampled end-of-turn token (`<|im_end|>`)
+    included; `logprobs` has one entry per id, under the raw model that sampled them (before
+    temperature, top-k and top-p, as vLLM returns by default). The prompt is kept as its length and
+    digest (`token_ids_sha256` of the ids the server fed the model, images expanded), not as ids:
+    the trainer rebuilds the prompt from the step's messages and screenshots (it needs them for
+    the pixels anyway) and the digest proves it rebuilt exactly what was fed. Storing the ids
+    would add about 7 bytes per prompt token to every step (a 1,700-token prompt: ~12 kB)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    token_ids: tuple[int, ...] = Field(min_length=1)
+    logprobs: tuple[float, ...] | None = None
+    prompt_tokens: int = Field(ge=1)
+    prompt_sha256: str = Field(pattern=SHA256_PATTERN)
+
+    @model_validator(mode="after")
+    def _one_logprob_per_token(self) -> Self:
+        if self.logprobs is not None and len(self.logprobs) != len(self.token_ids):
+            raise ValueError(
+                f"{len(self.logprobs)} logprobs for {len(self.token_ids)} sampled tokens"
+            )
+        return self
+
+    def matches_prompt(self, prompt_ids: Sequence[int]) -> bool:
+        """Whether `prompt_ids` are the prompt these tokens were sampled after."""
+        return (
+            len(prompt_ids) == self.prompt_tokens
+            and token_ids_sha256(prompt_ids) == self.prompt_sha256
+        )
 
 
 class Step(BaseModel):
@@ -33,6 +75,11 @@ class Step(BaseModel):
     invalid_reason: str | None = None
     timings: StepTimings = StepTimings()
     policy_version: str | None = Field(default=None, description="the model that answered")
+    sample: SampledTokens | None = Field(
+        default=None,
+        description="the generated tokens; absent where the policy returned none (the "
+        "teacher, a server without token ids) and in records older than them",
+    )
 
     @model_validator(mode="after")
     def _action_or_reason(self) -> Self:

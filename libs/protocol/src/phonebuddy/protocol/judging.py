@@ -35,11 +35,12 @@ def _trimmed(observation: Observation) -> Observation:
 def for_judging(episode: Episode) -> Episode:
     """The episode as the judge needs it: its task, actions (or why a step was invalid),
     screenshots by reference, answer and outcome. UI trees, app tools and the model's raw
-    outputs, which grading never reads, are left out (they are most of a stored episode)."""
+    outputs and sampled tokens, which grading never reads, are left out (they are most of a
+    stored episode)."""
 
     def step(value: Step) -> Step:
         return value.model_copy(
-            update={"observation": _trimmed(value.observation), "raw_output": ""}
+            update={"observation": _trimmed(value.observation), "raw_output": "", "sample": None}
         )
 
     final = episode.final_observation

@@ -4,7 +4,8 @@ the shared harness until the policy answers or terminates or the step budget run
 
 An environment failure (device lost, endpoint gone, timeout) or a policy outage ends the attempt;
 the caller retries on a fresh device. Invalid answers are steps like any other: recorded with
-their reason and counted, never the end of an episode.
+their reason and counted, never the end of an episode. Every step keeps the tokens the policy
+sampled (`Step.sample`, when the server returns them: model servers do, the teacher does not).
 """
 
 from __future__ import annotations
@@ -155,6 +156,7 @@ class EpisodeRunner:
                         index=index, observation=observation, raw_output=answer_.raw,
                         invalid_reason=answer_.parsed.reason,
                         timings=StepTimings(policy_s=policy_s), policy_version=version,
+                        sample=answer_.tokens,
                     )
                 )  # fmt: skip
                 continue
@@ -167,6 +169,7 @@ class EpisodeRunner:
                 Step(
                     index=index, observation=observation, raw_output=answer_.raw, action=action,
                     timings=StepTimings(policy_s=policy_s, env_s=env_s), policy_version=version,
+                    sample=answer_.tokens,
                 )
             )  # fmt: skip
             if isinstance(action, Answer):

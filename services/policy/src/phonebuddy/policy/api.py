@@ -110,8 +110,17 @@ class ChatCompletionRequest(_Lenient):
     max_completion_tokens: int | None = Field(default=None, ge=1)
     n: int = Field(default=1, ge=1)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
-    logprobs: bool = False
+    logprobs: bool = Field(
+        default=False,
+        description="per generated token, its log-probability under the raw model (before "
+        "temperature, top-k and top-p), as vLLM's default logprobs mode",
+    )
     top_logprobs: int | None = Field(default=None, ge=0, le=20)
+    return_token_ids: bool | None = Field(
+        default=None,
+        description="vLLM extension: the response carries the prompt's token ids "
+        "(`prompt_token_ids`) and each choice's generated ones (`choices[i].token_ids`)",
+    )
     stop: str | list[str] | None = None
     stream: bool = False
     chat_template_kwargs: dict[str, Any] | None = None
@@ -217,6 +226,11 @@ class Choice(BaseModel):
     message: AssistantMessage
     finish_reason: FinishReason
     logprobs: ChoiceLogprobs | None = None
+    token_ids: list[int] | None = Field(
+        default=None,
+        description="vLLM extension (return_token_ids): the tokens as sampled, a sampled "
+        "end-of-sequence token included; `logprobs.content` has one entry per id",
+    )
 
 
 class Usage(BaseModel):
@@ -234,6 +248,11 @@ class ChatCompletion(BaseModel):
     usage: Usage
     system_fingerprint: str = Field(description="the model version that produced the choices")
     model_version: str = Field(description="the same, under a name that says what it is")
+    prompt_token_ids: list[int] | None = Field(
+        default=None,
+        description="vLLM extension (return_token_ids): the prompt as the model was fed it, "
+        "each image's placeholder expanded to its patch tokens",
+    )
 
 
 class ModelCard(BaseModel):

@@ -80,7 +80,7 @@ def _token_logprob(info: TokenInfo) -> TokenLogprob:
     )
 
 
-def _choice(index: int, sample: Sample, *, tools_enabled: bool) -> Choice:
+def _choice(index: int, sample: Sample, *, tools_enabled: bool, token_ids: bool) -> Choice:
     parsed = parse_assistant_text(sample.text, tools_enabled=tools_enabled)
     calls = [
         ResponseToolCall(function=ResponseFunctionCall(name=call.name, arguments=call.arguments))
@@ -97,6 +97,8 @@ def _choice(index: int, sample: Sample, *, tools_enabled: bool) -> Choice:
         ),
         finish_reason=finish,
         logprobs=logprobs,
+        # A backend without a tokenizer (the teacher) has no ids to return.
+        token_ids=list(sample.token_ids) if token_ids and sample.token_ids else None,
     )
 
 
@@ -239,12 +241,13 @@ class PolicyService:
                 "PHONEBUDDY_POLICY_REQUEST_TIMEOUT_S"
             ) from exc
         completion_tokens = sum(len(sample.token_ids) for sample in generation.samples)
+        token_ids = bool(request.return_token_ids)
         self.metrics.prompt_tokens.inc(generation.prompt_tokens)
         self.metrics.completion_tokens.inc(completion_tokens)
         return ChatCompletion(
             model=s.served_model_name,
             choices=[
-                _choice(index, sample, tools_enabled=request.tools_enabled)
+                _choice(index, sample, tools_enabled=request.tools_enabled, token_ids=token_ids)
                 for index, sample in enumerate(generation.samples)
             ],
             usage=Usage(
@@ -254,6 +257,7 @@ class PolicyService:
             ),
             system_fingerprint=generation.model_version,
             model_version=generation.model_version,
+            prompt_token_ids=generation.prompt_token_ids if token_ids else None,
         )
 
 

@@ -43,6 +43,10 @@ class TokenInfo:
 
 @dataclass(slots=True)
 class Sample:
+    """One generated answer. `token_ids` are the tokens as sampled, a sampled end-of-sequence
+    token included (vLLM's `token_ids`), and `logprobs` has one entry per token id; `text` is
+    decoded from them without the end token. A backend without a tokenizer has no ids (`[]`)."""
+
     text: str
     token_ids: list[int]
     finish: Finish
@@ -55,6 +59,7 @@ class Generation:
     prompt_tokens: int
     model_version: str
     timings: dict[str, float] = field(default_factory=dict)
+    prompt_token_ids: list[int] | None = None  # what the model was fed, images expanded
 
 
 @dataclass(slots=True)

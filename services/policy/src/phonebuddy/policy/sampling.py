@@ -5,6 +5,12 @@ transformers' `generate` runs greedy decoding over what this logits processor re
 row it samples (or takes the argmax) from the raw logits, records the token and its
 log-probability, and returns a one-hot score that makes the greedy step pick exactly that token.
 A row that reached its budget or a stop string is forced to end-of-sequence.
+
+What a row records follows vLLM's `token_ids` and `logprobs`: every sampled token, a sampled
+end-of-sequence token included (it is part of what the model generated, and what an RL trainer
+must train), but not the end-of-sequence `generate` is forced to after a budget or a stop string
+(the model never chose it). Log-probabilities are the raw model's (`log_softmax` of the logits,
+before temperature, top-k and top-p), as vLLM's default `--logprobs-mode raw_logprobs` returns.
 """
 
 from __future__ import annotations
@@ -23,14 +29,20 @@ from phonebuddy.policy.backend import Finish, SamplingParams, TokenInfo
 class RowState:
     params: SamplingParams
     generator: torch.Generator
-    tokens: list[int] = field(default_factory=list)
+    tokens: list[int] = field(default_factory=list)  # as sampled, a sampled end token included
     logprobs: list[TokenInfo] = field(default_factory=list)
     finish: Finish | None = None
     ended: bool = False  # end-of-sequence handed to `generate`, which then pads the row
+    sampled_end: bool = False  # the last of `tokens` is an end-of-sequence token
 
     @property
     def done(self) -> bool:
         return self.finish is not None
+
+    @property
+    def text_tokens(self) -> list[int]:
+        """The tokens the answer's text is decoded from: all but a sampled end token."""
+        return self.tokens[:-1] if self.sampled_end else self.tokens
 
 
 def make_row(params: SamplingParams, sample_index: int) -> RowState:
@@ -96,22 +108,25 @@ class RowSampler(LogitsProcessor):
         else:
             probs = _filtered_probs(logits, row.params)
             token = int(torch.multinomial(probs, 1, generator=row.generator))
-        if token in self.eos_ids:
-            row.finish, row.ended = "stop", True
-            return token
         row.tokens.append(token)
         if row.params.logprobs:
-            top: tuple[tuple[str, float], ...] = ()
-            if row.params.top_logprobs:
-                values, ids = torch.topk(logprobs, row.params.top_logprobs)
-                top = tuple(
-                    (self.token_text(int(i)), float(v))
-                    for v, i in zip(values.tolist(), ids.tolist(), strict=True)
-                )
-            row.logprobs.append(TokenInfo(self.token_text(token), float(logprobs[token]), top))
+            row.logprobs.append(self._token_info(row, token, logprobs))
+        if token in self.eos_ids:
+            row.finish, row.ended, row.sampled_end = "stop", True, True
+            return token
         if row.params.stop and self._hit_stop(row):
             row.finish = "stop"
         return token
+
+    def _token_info(self, row: RowState, token: int, logprobs: torch.Tensor) -> TokenInfo:
+        top: tuple[tuple[str, float], ...] = ()
+        if row.params.top_logprobs:
+            values, ids = torch.topk(logprobs, row.params.top_logprobs)
+            top = tuple(
+                (self.token_text(int(i)), float(v))
+                for v, i in zip(values.tolist(), ids.tolist(), strict=True)
+            )
+        return TokenInfo(self.token_text(token), float(logprobs[token]), top)
 
     def _hit_stop(self, row: RowState) -> bool:
         # A stop string spans at most as many tokens as it has UTF-8 bytes (byte-level BPE can

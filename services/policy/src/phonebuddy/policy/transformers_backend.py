@@ -3,8 +3,14 @@
 Prompts are built with the checkpoint's chat template (PhoneBuddy's Qwen3.5 template when the
 tokenizer has none), images through the checkpoint's Qwen2-VL image processor (no torchvision),
 `<|image_pad|>` expanded per image. A batch left-pads its rows and runs one `generate`, whose
-sampling happens per row in `RowSampler`. Reload loads the new weights on a separate thread while
-the old ones keep serving, then swaps one reference: each batch uses the model it started with.
+sampling happens per row in `RowSampler`. Left padding is exact here because `generate` gets the
+2-D attention mask: full attention masks the pads, and transformers zeroes them before the
+Gated-DeltaNet layers, whose state therefore stays at its start (measured: a step's log-probs
+from a batch with 71 pads equal the trainer's unpadded recomputation to 1e-6). Without that mask
+pads would corrupt the linear-attention state (see `phonebuddy.training.samples`).
+
+Reload loads the new weights on a separate thread while the old ones keep serving, then swaps one
+reference: each batch uses the model it started with.
 """
 
 from __future__ import annotations
@@ -211,7 +217,7 @@ def generate_rows(
 
 
 def _sample(loaded: LoadedModel, row: RowState) -> Sample:
-    text = loaded.decode(row.tokens)
+    text = loaded.decode(row.text_tokens)
     finish = row.finish or "length"
     if row.params.stop:
         text, stopped = cut_at_stop(text, row.params.stop)
@@ -332,6 +338,7 @@ class TransformersBackend:
         job = GenerateJob(prompt=prompt.payload, params=params, n=n)
         generation: Generation = await self._batcher.submit(job, rows=n)
         generation.prompt_tokens = prompt.prompt_tokens
+        generation.prompt_token_ids = list(job.prompt.input_ids)
         return generation
 
     def _run_batch(self, jobs: Sequence[GenerateJob]) -> list[Generation]:

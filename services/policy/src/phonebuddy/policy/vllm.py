@@ -5,6 +5,11 @@ vllm.entrypoints.openai.api_server`, passing PhoneBuddy's chat template (written
 hermes tool-call parser (Qwen's `<tool_call>` format, the same one our server parses), image
 limits and the served model name. The API key goes through VLLM_API_KEY, never the command line.
 vLLM runs on GPU machines only; it is not installed in CPU environments.
+
+RL rollouts need what the transformers backend also returns: `return_token_ids` (vLLM 0.10.2 and
+later) for the prompt's and each choice's token ids, and `logprobs` under the raw model, pinned
+with `--logprobs-mode raw_logprobs` (vLLM's default today) so that both backends report the same
+quantity whatever vLLM's default becomes.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ def vllm_command(
         "--gpu-memory-utilization", str(settings.vllm_gpu_memory_utilization),
         "--limit-mm-per-prompt", json.dumps({"image": settings.max_images_per_request}),
         "--generation-config", "vllm",
+        "--logprobs-mode", "raw_logprobs",
         "--dtype", "auto" if settings.dtype == "auto" else settings.dtype,
     ]  # fmt: skip
     return command + shlex.split(settings.vllm_extra_args)
