@@ -10,12 +10,10 @@ garbage on the way, so the episode fails.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from phonebuddy.broker.app import create_app as create_broker
 from phonebuddy.broker.settings import BrokerSettings
@@ -30,36 +28,16 @@ from phonebuddy.protocol import (
     TaskSelection,
 )
 from phonebuddy.protocol.subjects import ROLLOUT_SUBMIT
-from phonebuddy.sft.cli import app as sft_app
 from phonebuddy.stack.local import ServiceProcess
 from phonebuddy.storage import LocalStore
 from phonebuddy.testing import NatsServer, serve_asgi_in_thread
 from phonebuddy.trajectories import RunStatus, TrajectoryStore
 
-from .conftest import write_run
+from ..conftest import MEMORIZED_SEED, MEMORIZED_TEMPLATE, Memorized
 
-TEMPLATE, SEED = "settings.toggle", 0
+TEMPLATE, SEED = MEMORIZED_TEMPLATE, MEMORIZED_SEED
 API_KEY = "memorize-test-key"
 SERVED_NAME = "memorized"
-
-
-def _train(base: Path, store_url: str, run_id: str, out: Path) -> str:
-    """Train until the episode is memorized; the published checkpoint's store URL."""
-    result = CliRunner().invoke(
-        sft_app,
-        [
-            "--preset", "tiny-cpu", "--base", str(base), "--store", store_url, "--run", run_id,
-            "--output", f"local:{out}", "--set", "data.validation_fraction=0",
-            "--set", "optim.global_batch_rows=2", "--set", "train.max_steps=70",
-            "--set", "optim.lr=4e-3", "--set", "optim.min_lr=1e-3",
-            "--set", "optim.warmup_steps=1", "--set", "checkpoint.every_steps=1000",
-        ],
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-    done = events[-1]
-    assert done["event"] == "done", done
-    return done["checkpoint"]
 
 
 def _policy_server(model_url: str, work_dir: Path) -> ServiceProcess:
@@ -97,14 +75,13 @@ async def _roll_out(nats: NatsSettings, store: TrajectoryStore, run_id: str) -> 
 @pytest.mark.timeout(900)
 def test_a_memorizing_checkpoint_serves_and_rolls_out_its_episode(
     tmp_path: Path,
-    tiny_checkpoint: Path,
+    memorized: Memorized,
     nats_server: NatsServer,
 ) -> None:
-    teacher = asyncio.run(write_run(tmp_path / "teacher", "memo", [TEMPLATE], [SEED]))
-    (demo,) = teacher.episodes
+    (demo,) = memorized.teacher.episodes
     assert demo.verdict is not None
     assert demo.verdict.success
-    model_url = _train(tiny_checkpoint, teacher.store_url, teacher.run_id, tmp_path / "sft")
+    model_url = memorized.model_url
     assert model_url.startswith("local:")  # served straight from the store, as a job would
 
     nats = NatsSettings(url=nats_server.url, user=nats_server.user, password=nats_server.password)

@@ -120,7 +120,8 @@ def _merge(first: Iterable[str], second: Iterable[str]) -> tuple[str, ...]:
 
 CLIENT = "client"
 """The user of commands and jobs beside a stack: `phonebuddy rollout`, `phonebuddy demo`,
-training jobs (submit rollouts, follow their events, ask where a run stands)."""
+training jobs (submit rollouts, follow their events, ask where a run stands, list PhoneWorld's
+tasks)."""
 
 _SERVICES: dict[str, Permissions] = {
     "phoneworld": env_endpoint(Source.SIM) | responder(WORLD_TASKS, WORLD_ORACLE),
@@ -146,8 +147,10 @@ _SERVICES: dict[str, Permissions] = {
             subscribe=(f"{DEAD_LETTER_PREFIX}.{ROLLOUT_STREAM}",),
         )
     ),
+    # The RL job reads PhoneWorld's task catalogue to pick a suite's templates.
     CLIENT: Permissions(
-        publish=(ROLLOUT_SUBMIT, ROLLOUT_STATUS), subscribe=(f"{ROLLOUT_EVENTS_PREFIX}.>",)
+        publish=(ROLLOUT_SUBMIT, ROLLOUT_STATUS, WORLD_TASKS),
+        subscribe=(f"{ROLLOUT_EVENTS_PREFIX}.>",),
     ),
 }
 

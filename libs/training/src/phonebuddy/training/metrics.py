@@ -1,8 +1,10 @@
 """Per-step training metrics: JSON lines (stdout and the job's folder), a progress line on a
 terminal's stderr, Prometheus on rank 0.
 
-Gauges are `phonebuddy_train_<what>` with a `kind` label (sft, rl): loss, grad norm, learning
-rate, tokens per second, packing utilization, examples and tokens seen, the step itself.
+Gauges are `phonebuddy_<namespace>_<what>` with a `kind` label: by default the SFT set under
+`phonebuddy_train_*` (loss, grad norm, learning rate, tokens per second, packing utilization,
+examples and tokens seen, the step itself); a job may give its own set (the RL job's
+`phonebuddy_rl_*`, whose record keys are verl-style `actor/pg_loss`: `/` becomes `_`).
 """
 
 from __future__ import annotations
@@ -36,18 +38,21 @@ class TrainMetrics:
         *,
         stream: TextIO | None = None,
         sink: Callable[[list[str]], None] | None = None,
+        namespace: str = "train",
+        gauges: dict[str, str] | None = None,
     ) -> None:
         self.kind = kind
         self.stream = stream if stream is not None else sys.stdout
         self.sink = sink  # receives every line so far (the job's metrics.jsonl)
         self.progress: TextIO | None = sys.stderr  # a one-line progress display when a terminal
         self.lines: list[str] = []
-        self.registry = ServiceMetrics("train")
+        self.registry = ServiceMetrics(namespace)
         self._gauges = {
-            name: self.registry.gauge(name, doc, ["kind"]).labels(kind=kind)
-            for name, doc in GAUGES.items()
+            key: self.registry.gauge(key.replace("/", "_"), doc, ["kind"]).labels(kind=kind)
+            for key, doc in (GAUGES if gauges is None else gauges).items()
         }
         self._server: Any = None
+        self.progress_keys: tuple[str, ...] = ("loss", "tokens_per_second")
 
     def serve(self, host: str, port: int) -> int:
         """Expose /metrics; returns the port (0 picks a free one)."""
@@ -61,11 +66,12 @@ class TrainMetrics:
         print(line, file=self.stream, flush=True)
         if event == "step" and self.progress is not None and self.progress.isatty():
             total = values.get("total_steps", "?")
-            self.progress.write(
-                f"\r{self.kind} step {values.get('step')}/{total} "
-                f"loss {values.get('loss', float('nan')):.4f} "
-                f"{values.get('tokens_per_second', 0):.0f} tok/s"
+            shown = " ".join(
+                f"{key.split('/')[-1]} {values[key]:.4g}"
+                for key in self.progress_keys
+                if key in values
             )
+            self.progress.write(f"\r{self.kind} step {values.get('step')}/{total} {shown}")
             self.progress.flush()
         for name, value in values.items():
             gauge = self._gauges.get(name)

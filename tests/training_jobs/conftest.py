@@ -1,4 +1,5 @@
-"""Fixtures for the SFT job: a tiny Qwen3.5-VL checkpoint and a store of teacher episodes.
+"""Fixtures for the training jobs: a tiny Qwen3.5-VL checkpoint, a store of teacher episodes, and
+a checkpoint SFT-ed until it memorizes one episode (a policy that sometimes succeeds, for RL).
 
 Teacher episodes are PhoneWorld oracle demonstrations recorded exactly as a rollout records them
 (screenshots by hash, raw tool-call answers, the verifier's verdict), written into a real local
@@ -8,16 +9,19 @@ trajectory store with a run manifest, so the job reads them as it reads any brok
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from phonebuddy.phoneworld.demonstrations import record_demonstration
 from phonebuddy.phoneworld.world import default_world
 from phonebuddy.policy_model import make_tiny
 from phonebuddy.protocol import Episode, Frame
+from phonebuddy.sft.cli import app as sft_app
 from phonebuddy.storage import LocalStore
 from phonebuddy.trajectories import TrajectoryStore
 from phonebuddy.trajectories.manifest import RunManifest, RunStatus
@@ -66,3 +70,41 @@ def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def teacher_run(tmp_path_factory: pytest.TempPathFactory) -> TeacherRun:
     root = tmp_path_factory.mktemp("store")
     return asyncio.run(write_run(root, "teacher", TEMPLATES, range(3), fail=1))
+
+
+MEMORIZED_TEMPLATE, MEMORIZED_SEED = "settings.toggle", 0
+
+
+@dataclass(frozen=True)
+class Memorized:
+    teacher: TeacherRun
+    model_url: str  # the SFT checkpoint in its store
+
+
+def memorize(base: Path, teacher: TeacherRun, out: Path) -> str:
+    """SFT on `teacher` until its episodes are memorized; the published checkpoint's URL."""
+    result = CliRunner().invoke(
+        sft_app,
+        [
+            "--preset", "tiny-cpu", "--base", str(base), "--store", teacher.store_url,
+            "--run", teacher.run_id, "--output", f"local:{out}",
+            "--set", "data.validation_fraction=0", "--set", "optim.global_batch_rows=2",
+            "--set", "train.max_steps=70", "--set", "optim.lr=4e-3", "--set", "optim.min_lr=1e-3",
+            "--set", "optim.warmup_steps=1", "--set", "checkpoint.every_steps=1000",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    done = events[-1]
+    assert done["event"] == "done", done
+    return str(done["checkpoint"])
+
+
+@pytest.fixture(scope="session")
+def memorized(tmp_path_factory: pytest.TempPathFactory, tiny_checkpoint: Path) -> Memorized:
+    """The tiny model SFT-ed (70 steps, ~2 min) on one oracle episode of settings.toggle."""
+    root = tmp_path_factory.mktemp("memorized")
+    teacher = asyncio.run(
+        write_run(root / "teacher", "memo", [MEMORIZED_TEMPLATE], [MEMORIZED_SEED])
+    )
+    return Memorized(teacher, memorize(tiny_checkpoint, teacher, root / "sft"))

@@ -1,0 +1,1 @@
+"""phonebuddy.rl: the GRPO job (`phonebuddy train rl`)."""
