@@ -11,7 +11,7 @@ from phonebuddy.protocol.episodes import PolicyRef
 from phonebuddy.protocol.tasks import Instruction
 from phonebuddy.rl.config import load_config
 from phonebuddy.rl.episodes import reward_of, round_groups
-from phonebuddy.rl.trainer import step_of, version_name
+from phonebuddy.rl.trainer import server_root, step_of, version_name
 from phonebuddy.training.config import ConfigError
 from phonebuddy.training.grpo import select_groups
 from phonebuddy.trajectories import GroupStatus
@@ -97,3 +97,7 @@ def test_config_needs_tasks_a_valid_mix_and_a_seed_range() -> None:
         load_config(overrides=["rollout.mix=phones=1"])
     with pytest.raises(ConfigError, match="seeds"):
         load_config(overrides=["rollout.seeds=[5,5]"])
+
+
+def test_the_policy_url_may_name_the_api_root_or_the_server() -> None:
+    assert server_root("http://h:1/v1/") == server_root("http://h:1") == "http://h:1"

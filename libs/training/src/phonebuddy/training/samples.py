@@ -29,7 +29,7 @@ from phonebuddy.policy_model.inputs import EncodedPrompt, Processing, encode_pro
 from phonebuddy.protocol.episodes import SampledTokens
 from phonebuddy.training.batch import IGNORE_INDEX, EncodedExample, PackedRow, pack_row
 from phonebuddy.training.loss import token_log_probs
-from phonebuddy.training.packing import best_fit_decreasing
+from phonebuddy.training.packing import pack_examples
 
 
 class PromptMismatchError(ValueError):
@@ -121,9 +121,9 @@ class SampleRow:
 def sample_rows(
     model: nn.Module, samples: Sequence[TokenSample], *, capacity: int
 ) -> list[SampleRow]:
-    """Every sample in rows of at most `capacity` tokens (best-fit-decreasing), none left out."""
+    """Every sample in rows of at most `capacity` tokens (`pack_examples`), none left out."""
     lengths = [sample.length for sample in samples]
-    plan = best_fit_decreasing(lengths, capacity)
+    plan = pack_examples(lengths, capacity)
     if plan.dropped:
         raise SampleTooLongError([lengths[index] for index in plan.dropped], capacity)
     return [

@@ -99,6 +99,11 @@ class RLResult:
     checkpoint_url: str | None
 
 
+def server_root(url: str) -> str:
+    """The policy server's root URL, whether it is given with its API's `/v1` or without."""
+    return url.rstrip("/").removesuffix("/v1")
+
+
 def version_name(name: str, step: int) -> str:
     return f"{name}-step-{step}"
 
@@ -142,7 +147,7 @@ class RLTrainer:
             if not policy.staging:
                 raise JobError("policy.staging is not set: where pushed weights are staged")
             self._sync = TransformersServerSync(
-                policy.url, admin_token=token, staging=policy.staging
+                server_root(policy.url), admin_token=token, staging=policy.staging
             )
         return self._sync
 
@@ -316,7 +321,7 @@ class RLTrainer:
             tasks=TaskSelection(template_ids=picked, seeds=seeds),
             policy=PolicyTarget(
                 endpoint=policy.endpoint,
-                base_url=None if policy.endpoint else f"{policy.url.rstrip('/')}/v1",
+                base_url=None if policy.endpoint else f"{server_root(policy.url)}/v1",
                 model=policy.model,
             ),
             group_size=config.group_size,
