@@ -425,6 +425,17 @@ class NcclTransport(Protocol):
     def send(self, tensors: Sequence[tuple[str, torch.Tensor]], *, packed: bool) -> None: ...
 
 
+def _nccl_engine() -> Any:
+    """vLLM's NCCL weight-transfer module: in GPU trainer images only."""
+    try:
+        from vllm.distributed.weight_transfer import nccl_engine
+    except ImportError as exc:
+        raise RuntimeError(
+            f"the vLLM weight sync needs vllm in the trainer's environment ({exc})"
+        ) from exc
+    return nccl_engine
+
+
 class VllmNcclTransport:
     """vLLM's trainer side (`NCCLWeightTransferEngine.trainer_init` / `trainer_send_weights`,
     vLLM 0.17+): what vLLM's workers expect on the wire, packed buffers included. Needs `vllm`
@@ -434,26 +445,18 @@ class VllmNcclTransport:
         self.group: Any = None
 
     def init(self, *, master_address: str, master_port: int, world_size: int) -> None:
-        from vllm.distributed.weight_transfer.nccl_engine import (  # vLLM: GPU images only
-            NCCLWeightTransferEngine,
-        )
-
-        self.group = NCCLWeightTransferEngine.trainer_init(
+        self.group = _nccl_engine().NCCLWeightTransferEngine.trainer_init(
             {"master_address": master_address, "master_port": master_port,
              "world_size": world_size}
         )  # fmt: skip
 
     def send(self, tensors: Sequence[tuple[str, torch.Tensor]], *, packed: bool) -> None:
-        from vllm.distributed.weight_transfer.nccl_engine import (  # vLLM: GPU images only
-            NCCLTrainerSendWeightsArgs,
-            NCCLWeightTransferEngine,
-        )
-
         if self.group is None:
             raise RuntimeError("call init() before send()")
-        NCCLWeightTransferEngine.trainer_send_weights(
+        engine = _nccl_engine()
+        engine.NCCLWeightTransferEngine.trainer_send_weights(
             iterator=iter(tensors),
-            trainer_args=NCCLTrainerSendWeightsArgs(group=self.group, packed=packed),
+            trainer_args=engine.NCCLTrainerSendWeightsArgs(group=self.group, packed=packed),
         )
 
 
