@@ -15,7 +15,8 @@ seed (the screen's contents differ, the taps do not), which it can learn from fo
 one template whose path depends on the seed (`settings.toggle`: which setting to flip), which it
 should not. The JSON reports, per template, how many distinct oracle paths its seeds have.
 
-Prints one JSON object; progress goes to stderr. About 20-25 minutes on 2 cores.
+Prints one JSON object; progress goes to stderr. About 25 minutes on 2 quiet cores; on a loaded
+machine the untrained episodes alone (every step runs to max_tokens) take 20-30 minutes.
 """
 
 from __future__ import annotations
@@ -216,9 +217,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--templates", nargs="+", default=[*SEED_INVARIANT, *SEED_DEPENDENT])
     parser.add_argument("--train-seeds", type=int, default=4, help="seeds 0..N-1")
-    parser.add_argument("--eval-seeds", type=int, default=5, help="seeds 1000..1000+N-1")
-    parser.add_argument("--max-steps", type=int, default=240, help="optimizer steps")
-    parser.add_argument("--step-budget", type=int, default=12)
+    parser.add_argument("--eval-seeds", type=int, default=4, help="seeds 1000..1000+N-1")
+    parser.add_argument("--max-steps", type=int, default=200, help="optimizer steps")
+    parser.add_argument("--step-budget", type=int, default=8)
     parser.add_argument("--max-tokens", type=int, default=64)
     parser.add_argument("--devices", type=int, default=2, help="PhoneWorld devices = workers")
     args = parser.parse_args()
