@@ -22,6 +22,7 @@ from phonebuddy.phoneworld.world import default_world
 from phonebuddy.policy_model import make_tiny
 from phonebuddy.protocol import Episode, Frame
 from phonebuddy.sft.cli import app as sft_app
+from phonebuddy.stack.local import ServiceProcess
 from phonebuddy.storage import LocalStore
 from phonebuddy.trajectories import TrajectoryStore
 from phonebuddy.trajectories.manifest import RunManifest, RunStatus
@@ -108,3 +109,17 @@ def memorized(tmp_path_factory: pytest.TempPathFactory, tiny_checkpoint: Path) -
         write_run(root / "teacher", "memo", [MEMORIZED_TEMPLATE], [MEMORIZED_SEED])
     )
     return Memorized(teacher, memorize(tiny_checkpoint, teacher, root / "sft"))
+
+
+def pushable_policy(
+    model_url: str, *, admin_token: str, staging: Path, work_dir: Path
+) -> ServiceProcess:
+    """`phonebuddy policy serve` of `model_url` that takes weight pushes (the RL job's) staged
+    under `staging`, with `admin_token`."""
+    env = {
+        "PHONEBUDDY_POLICY_ADMIN_TOKEN": admin_token,
+        "PHONEBUDDY_POLICY_WEIGHT_ROOTS": str(staging),
+    }
+    return ServiceProcess(
+        name="policy", args=["policy", "serve", "--model", model_url], env=env, work_dir=work_dir
+    )
