@@ -32,7 +32,7 @@ def _events(output: str) -> list[dict]:
     return [json.loads(line) for line in output.splitlines() if line.startswith("{")]
 
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1500)  # the shared memorizing SFT fixture may be built first (~2-9 min)
 def test_two_grpo_steps_push_weights_and_roll_out_each_version(
     tmp_path: Path,
     memorized: Memorized,

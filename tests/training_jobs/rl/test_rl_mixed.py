@@ -174,7 +174,7 @@ def _stored_versions(rollouts: Path, run_id: str) -> dict[str, set[str | None]]:
     return asyncio.run(read())
 
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1500)  # the shared memorizing SFT fixture may be built first (~2-9 min)
 def test_mixed_run_advances_the_version_every_step_on_both_sources(
     memorized: Memorized, stack: Stack, tmp_path: Path
 ) -> None:
@@ -234,7 +234,7 @@ def _run_job(
     return status, events
 
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1500)  # the shared memorizing SFT fixture may be built first (~2-9 min)
 def test_killed_run_checkpoints_and_resumes_to_the_end(
     memorized: Memorized, stack: Stack, tmp_path: Path
 ) -> None:

@@ -72,7 +72,7 @@ async def _roll_out(nats: NatsSettings, store: TrajectoryStore, run_id: str) -> 
     return [episode async for episode in store.episodes(run_id)]
 
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1500)  # the shared memorizing SFT fixture may be built first (~2-9 min)
 def test_a_memorizing_checkpoint_serves_and_rolls_out_its_episode(
     tmp_path: Path,
     memorized: Memorized,
