@@ -17,11 +17,13 @@ FAILING = 64
 
 async def test_a_failing_run_does_not_hold_up_a_run_submitted_after_it(rig: Rig) -> None:
     # Every policy call of the failing run is refused (400: not retried) after 0.2 s, so its 64
-    # episodes take seconds to fail; the quick run is submitted right after it.
+    # episodes take seconds to fail; the quick run is submitted right after it. The failing run
+    # holds at most 2 of the 4 phones, so the quick run never waits for a device: what this test
+    # measures is the broker's scheduling, not a race for the last free phone.
     refusing = ScriptedLLM(lambda _body: ScriptedReply.error(400, "no", delay_s=0.2))
     async with refusing as policy:
         failing = rig.request(
-            "failing", policy={"base_url": policy.base_url}, group_size=1, concurrency=4,
+            "failing", policy={"base_url": policy.base_url}, group_size=1, concurrency=2,
             tasks=TaskSelection(template_ids=("settings.toggle",), seeds=tuple(range(FAILING))),
             max_env_retries=0,
         )  # fmt: skip
