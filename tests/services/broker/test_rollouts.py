@@ -170,3 +170,22 @@ async def test_a_mixed_rollout_into_its_own_store_is_judged_from_and_beside_it(r
     assert real.steps[0].observation.ui_tree is not None  # stored whole, sent trimmed:
     assert all(s.observation.ui_tree is None for s in judged.episode.steps)
     assert all(s.raw_output == "" for s in judged.episode.steps)
+
+
+async def test_a_run_id_reused_in_another_store_runs_again(rig: Rig) -> None:
+    # A job started afresh under its old name (a new output store, the same run ids) within
+    # JetStream's dedup window: its episodes are new work, not duplicates of the earlier run's.
+    stores = [f"local:{rig.local_root / f'reused-{n}'}" for n in (1, 2)]
+    manifests = []
+    with running_broker(rig):
+        for url in stores:
+            request = rig.request(
+                "reused-id", tasks=TaskSelection(template_ids=("settings.toggle",)),
+                mix=SourceMix(sim=1.0), group_size=2, store_url=url,
+            )  # fmt: skip
+            await rig.submit(request)
+            manifests.append(await rig.wait_done("reused-id", timeout_s=60, store_url=url))
+    for url, manifest in zip(stores, manifests, strict=True):
+        assert [g.status for g in manifest.groups] == [GroupStatus.COMPLETE]
+        async with rig.store(url) as store:
+            assert len(await store.episode_ids("reused-id")) == 2

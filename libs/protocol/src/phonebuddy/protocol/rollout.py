@@ -135,9 +135,10 @@ class RolloutAccepted(_Message):
 
 
 class EpisodeWork(_Message):
-    """One episode to run: a JetStream work item (message id = run/episode id). `index` is its
-    place in the run's plan: the broker keeps at most `concurrency` items of a run queued, and
-    the item at `index` queues the one at `index + concurrency` when it is done."""
+    """One episode to run: a JetStream work item (message id: store digest/run/episode id).
+    `index` is its place in the run's plan: the broker keeps at most `concurrency` items of a
+    run queued, and the item at `index` queues the one at `index + concurrency` when it is
+    done."""
 
     run_id: str = Field(pattern=_ID)
     index: int = Field(ge=0, description="place in the run's plan")

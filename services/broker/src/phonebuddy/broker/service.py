@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -263,7 +264,7 @@ class BrokerService:
 
     async def _queue(self, item: EpisodeWork) -> None:
         bus, _ = self._parts()
-        await bus.publish(ROLLOUT_EPISODES, item, msg_id=f"{item.run_id}/{item.episode_id}")
+        await bus.publish(ROLLOUT_EPISODES, item, msg_id=episode_msg_id(item))
 
     async def _queue_successor(self, work: EpisodeWork) -> None:
         """Queue the item after `work` in its run's chain (before `work` is acknowledged)."""
@@ -440,3 +441,11 @@ class BrokerService:
             await asyncio.sleep(self.settings.reconcile_interval_s)
             if self.runs is not None:
                 await self.runs.refresh_active()
+
+
+def episode_msg_id(item: EpisodeWork) -> str:
+    """JetStream's dedup key of an episode: a resubmitted run's episodes dedupe, while a run of
+    the same id in another store is another run (a job started afresh under its old name within
+    the dedup window would otherwise see its episodes dropped and wait forever)."""
+    store = hashlib.sha256(item.store_url.encode()).hexdigest()[:16]
+    return f"{store}/{item.run_id}/{item.episode_id}"
