@@ -23,3 +23,29 @@ def test_steps_are_json_lines_prometheus_gauges_and_a_sink() -> None:
     assert 'phonebuddy_train_loss{kind="sft"} 1.25' in body
     assert 'phonebuddy_train_step{kind="sft"} 3.0' in body
     assert saved == [[out.getvalue().strip()]]
+
+
+def test_a_resumed_job_keeps_the_history_of_the_run_it_continues(tmp_path) -> None:
+    from phonebuddy.training.checkpoint import CheckpointStore
+    from phonebuddy.training.job import METRICS_FILE, MetricsFile
+
+    def run(steps: range, resume_at: int | None) -> None:
+        checkpoints = CheckpointStore(f"local:{tmp_path}", "job")
+        sink = MetricsFile(checkpoints)
+        metrics = TrainMetrics("sft", stream=io.StringIO(), sink=sink)
+        if resume_at is not None:
+            sink.resume_at(resume_at)
+            metrics.record("resumed", {"step": resume_at})
+        for step in steps:
+            metrics.record("step", {"step": step, "loss": 1.0 / step})
+        metrics.flush()
+        checkpoints.close()
+
+    run(range(1, 4), None)  # steps 1-3 recorded; suppose the checkpoint is at step 2
+    path = tmp_path / "job" / METRICS_FILE
+    path.write_text(path.read_text() + '{"event": "step", "st')  # a torn write at the end
+    run(range(3, 6), 2)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(r["event"], r["step"]) for r in records] == [
+        ("step", 1), ("step", 2), ("resumed", 2), ("step", 3), ("step", 4), ("step", 5)
+    ]  # fmt: skip

@@ -92,6 +92,11 @@ def test_a_resumed_run_repeats_the_uninterrupted_losses(
     assert len(expected) == 4
     got = _losses(_events(first.stdout)) + _losses(resumed)
     assert got == pytest.approx(expected, rel=1e-6, abs=1e-7)
+    # The job's metrics.jsonl holds the whole run: the first sitting's steps, then the resumed.
+    text = (tmp_path / "b" / "tiny-sft" / "metrics.jsonl").read_text()
+    stored = [json.loads(line) for line in text.splitlines()]
+    assert [e["step"] for e in stored if e["event"] == "step"] == [1, 2, 3, 4]
+    assert _losses(stored) == pytest.approx(expected, rel=1e-6, abs=1e-7)
 
 
 def test_sigterm_writes_a_checkpoint_and_exits_zero(tmp_path, tiny_checkpoint, teacher_run) -> None:

@@ -139,6 +139,12 @@ class CheckpointStore:
     def put_text(self, key: str, text: str) -> None:
         self.store.put(key, text.encode("utf-8"))
 
+    def get_text(self, key: str) -> str | None:
+        """The text at `key` in the job's folder, None when there is none."""
+        if not self.store.exists(key):
+            return None
+        return self.store.get(key).decode("utf-8")
+
 
 def fetch_model_folder(source: str, scratch: Path) -> Path:
     """A local folder for `source`: a folder as it is, a store URL copied into `scratch`."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import signal
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -33,9 +32,11 @@ from phonebuddy.training.checkpoint import (
 )
 from phonebuddy.training.config import ModelConfig
 from phonebuddy.training.distributed import World, barrier
+from phonebuddy.training.metrics import TrainMetrics
 from phonebuddy.training.model import load_for_training, save_hf_folder, training_dtype
 
 _FULL_STATE = StateDictOptions(full_state_dict=True, cpu_offload=True)
+METRICS_FILE = "metrics.jsonl"
 
 
 class JobError(Exception):
@@ -61,6 +62,32 @@ class StopFlag:
     def restore(self) -> None:
         for sig, handler in self._previous.items():
             signal.signal(sig, handler)
+
+
+class MetricsFile:
+    """The job's `metrics.jsonl` in its store folder, rewritten with every line so far. A resumed
+    job keeps the history of the run it continues: its lines up to the resumed step (any step
+    after it is trained again and recorded anew) come first."""
+
+    def __init__(self, checkpoints: CheckpointStore) -> None:
+        self.checkpoints = checkpoints
+        self.history: list[str] = []
+
+    def resume_at(self, step: int) -> None:
+        text = self.checkpoints.get_text(METRICS_FILE) or ""
+        self.history = []
+        for line in text.splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                break  # a torn last write: what came before it is the history
+            if record.get("event") == "step" and int(record.get("step", 0)) > step:
+                break
+            self.history.append(line)
+
+    def __call__(self, lines: list[str]) -> None:
+        text = "".join(f"{line}\n" for line in self.history + lines)
+        self.checkpoints.put_text(METRICS_FILE, text)
 
 
 def start_point(
@@ -124,10 +151,11 @@ def save_checkpoint(
     resume_key: dict[str, Any],
     state: dict[str, Any],
     keep_last: int,
-    on_complete: Callable[[str], None] | None = None,
+    metrics: TrainMetrics | None = None,
 ) -> str:
     """Write step `step` (every rank takes part) and move `latest` once it is complete; the
-    model's store URL. `state` is the job's own (its position, counters) for `restore`."""
+    model's store URL, recorded in `metrics` on rank 0. `state` is the job's own (its position,
+    counters) for `restore`."""
     weights = full_state_dict(model)
     optim_state = get_optimizer_state_dict(model, optimizer, options=_FULL_STATE)
     checkpoints.write_trainer_file(step, f"rng-rank{world.rank:05d}.pt", tensor_bytes(rng_state()))
@@ -145,8 +173,9 @@ def save_checkpoint(
     url = checkpoints.model_url(step)
     if world.is_main:
         checkpoints.complete(step, keep_last=keep_last)
-        if on_complete is not None:
-            on_complete(url)
+        if metrics is not None:  # the checkpoint event, and the metrics file up to it
+            metrics.record("checkpoint", {"step": step, "url": url})
+            metrics.flush()
     barrier(world)
     return url
 

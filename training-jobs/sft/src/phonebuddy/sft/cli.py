@@ -8,32 +8,19 @@ published as a checkpoint. SIGTERM (a preempted pod) writes a checkpoint and exi
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from phonebuddy.sft.config import bundled_config, load_config
+from phonebuddy.sft.config import SFTConfig, bundled_config, load_config
 from phonebuddy.sft.data import DataError
-from phonebuddy.sft.trainer import train_sft
-from phonebuddy.storage import StoreError
-from phonebuddy.training.checkpoint import CheckpointError
-from phonebuddy.training.config import ConfigError
-from phonebuddy.training.distributed import close_world, init_world
-from phonebuddy.training.job import JobError
+from phonebuddy.sft.trainer import TrainResult, train_sft
+from phonebuddy.training.command import resolve_config, run_job
+from phonebuddy.training.distributed import World
 from phonebuddy.training.metrics import TrainMetrics
-from phonebuddy.training.model import ModelError
 
 app = typer.Typer(add_completion=False, help=__doc__.split("\n\n")[0])
-
-_FAILURES = (ConfigError, DataError, JobError, ModelError, CheckpointError, StoreError)
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
 
 
 @app.callback(invoke_without_command=True)
@@ -73,8 +60,6 @@ def sft(
     ] = False,
 ) -> None:
     """Fine-tune a Qwen3.5-VL checkpoint on stored trajectories (SFT)."""
-    if config_file is not None and preset is not None:
-        raise _fail("give --config or --preset, not both")
     values: dict[str, object] = {}
     if runs:
         values["data.runs"] = [{"run": run, "store": store} for run in runs]
@@ -84,33 +69,18 @@ def sft(
         values["model.base"] = base
     if output:
         values["checkpoint.output"] = output
-    try:
-        path = bundled_config(preset) if preset is not None else config_file
-        config = load_config(path, overrides or (), values=values)
-    except ConfigError as exc:
-        raise _fail(str(exc)) from None
+    config = resolve_config(
+        load_config, bundled_config, config_file=config_file, preset=preset,
+        overrides=overrides, values=values,
+    )  # fmt: skip
     if print_config:
         typer.echo(config.to_yaml(), nl=False)
         return
-    world = init_world()
-    metrics = TrainMetrics("sft")
-    try:
-        if world.is_main and config.metrics.port is not None:
-            port = metrics.serve(config.metrics.host, config.metrics.port)
-            typer.echo(f"metrics on http://{config.metrics.host}:{port}/metrics", err=True)
-        result = train_sft(config, world, metrics=metrics, stop_after=stop_after)
-    except _FAILURES as exc:
-        raise _fail(str(exc)) from None
-    finally:
-        metrics.close()
-        close_world(world)
-    if world.is_main:
-        summary = {
-            "step": result.step, "total_steps": result.total_steps,
-            "stopped": result.stopped, "checkpoint": result.checkpoint_url,
-        }  # fmt: skip
-        typer.echo(json.dumps({"event": "done", **summary}), err=False)
-    sys.stdout.flush()
+
+    def train(config: SFTConfig, world: World, metrics: TrainMetrics) -> TrainResult:
+        return train_sft(config, world, metrics=metrics, stop_after=stop_after)
+
+    run_job(config, TrainMetrics("sft"), train, failures=(DataError,))
 
 
 def main() -> None:

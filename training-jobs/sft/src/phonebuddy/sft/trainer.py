@@ -24,6 +24,7 @@ from phonebuddy.training.batch import pack_row
 from phonebuddy.training.checkpoint import CheckpointStore
 from phonebuddy.training.distributed import World, all_sum, any_true, shard_model
 from phonebuddy.training.job import (
+    MetricsFile,
     StopFlag,
     clip_gradients,
     load_model,
@@ -37,7 +38,6 @@ from phonebuddy.training.metrics import TrainMetrics
 from phonebuddy.training.schedule import RowOrder, lr_at, steps_for
 
 KIND = "sft"
-METRICS_FILE = "metrics.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +57,9 @@ class SFTTrainer:
         self.scratch = Path(tempfile.mkdtemp(prefix="phonebuddy-sft-"))
         self.checkpoints = CheckpointStore(config.checkpoint.output, config.name)
         self.stop = StopFlag()
+        self.metrics_file = MetricsFile(self.checkpoints)
         if world.is_main:
-            metrics.sink = self._write_metrics
-
-    def _write_metrics(self, lines: list[str]) -> None:
-        self.checkpoints.put_text(METRICS_FILE, "".join(f"{line}\n" for line in lines))
+            metrics.sink = self.metrics_file
 
     # ---- set-up ----
 
@@ -230,15 +228,11 @@ class SFTTrainer:
         step: int,
         seen: dict[str, int],
     ) -> str:
-        def published(url: str) -> None:
-            self.metrics.record("checkpoint", {"step": step, "url": url})
-            self.metrics.flush()
-
         return save_checkpoint(
             self.checkpoints, model, optimizer, processing,
             step=step, world=self.world, scratch=self.scratch, resume_key=self._resume_key(),
             state={"seen": seen}, keep_last=self.config.checkpoint.keep_last,
-            on_complete=published,
+            metrics=self.metrics,
         )  # fmt: skip
 
     def _restore(
@@ -251,6 +245,7 @@ class SFTTrainer:
         state = restore_checkpoint(self.checkpoints, model, optimizer, step=step, world=self.world)
         seen.update(state["seen"])
         if self.world.is_main:
+            self.metrics_file.resume_at(step)
             self.metrics.record("resumed", {"step": step, **seen})
 
 
