@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from phonebuddy.protocol import Episode, Frame
 from phonebuddy.sft.cli import app as sft_app
 from phonebuddy.stack.local import ServiceProcess
 from phonebuddy.storage import LocalStore
+from phonebuddy.testing import NatsServer, free_port
 from phonebuddy.trajectories import TrajectoryStore
 from phonebuddy.trajectories.manifest import RunManifest, RunStatus
 
@@ -123,3 +125,24 @@ def pushable_policy(
     return ServiceProcess(
         name="policy", args=["policy", "serve", "--model", model_url], env=env, work_dir=work_dir
     )
+
+
+def job_env(nats_server: NatsServer, admin_token: str) -> dict[str, str]:
+    """What a training job's own process needs to reach the platform: NATS and the policy
+    server's admin token."""
+    return {
+        "PHONEBUDDY_NATS_URL": nats_server.url,
+        "PHONEBUDDY_NATS_USER": nats_server.user,
+        "PHONEBUDDY_NATS_PASSWORD": nats_server.password,
+        "PHONEBUDDY_POLICY_ADMIN_TOKEN": admin_token,
+    }
+
+
+def job_command(module: str, *, ranks: int = 1) -> list[str]:
+    """`python -m <module>`, under torchrun (gloo on CPU) when `ranks` > 1."""
+    if ranks == 1:
+        return [sys.executable, "-m", module]
+    return [
+        sys.executable, "-m", "torch.distributed.run", f"--nproc-per-node={ranks}",
+        "--master-addr=127.0.0.1", f"--master-port={free_port()}", "-m", module,
+    ]  # fmt: skip

@@ -1,12 +1,15 @@
 """The RL job end to end on CPU, sim only: the memorizing SFT checkpoint served by `phonebuddy
 policy serve`, PhoneWorld and the broker over a real NATS, `phonebuddy train rl` for two steps.
 Every step pushes new weights; the server then serves that version and every stored step of the
-next round names it; the tokens trained on are the ones the server sampled."""
+next round names it; the tokens trained on are the ones the server sampled. In asynchronous mode
+(max_staleness 1) the next round is rolled out while a step trains, by the version before."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import traceback
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from phonebuddy.broker.settings import BrokerSettings
 from phonebuddy.bus import NatsSettings
 from phonebuddy.phoneworld.service.app import create_app as create_world
 from phonebuddy.phoneworld.service.settings import WorldSettings
+from phonebuddy.protocol import Episode
 from phonebuddy.rl.cli import app as rl_app
 from phonebuddy.stack.local import ServiceProcess
 from phonebuddy.storage import LocalStore
@@ -32,13 +36,14 @@ def _events(output: str) -> list[dict]:
     return [json.loads(line) for line in output.splitlines() if line.startswith("{")]
 
 
-@pytest.mark.timeout(1500)  # the shared memorizing SFT fixture may be built first (~2-9 min)
-def test_two_grpo_steps_push_weights_and_roll_out_each_version(
+def _run_rl(
     tmp_path: Path,
     memorized: Memorized,
     nats_server: NatsServer,
     monkeypatch: pytest.MonkeyPatch,
-) -> None:
+    *extra: str,
+) -> tuple[list[dict], TrajectoryStore]:
+    """`phonebuddy train rl` for two steps on the memorized template; its events and the store."""
     staging = tmp_path / "staging"
     staging.mkdir()
     rollouts = tmp_path / "rollouts"
@@ -70,11 +75,22 @@ def test_two_grpo_steps_push_weights_and_roll_out_each_version(
                 "--set", "rollout.seeds=[0,1]", "--set", "rollout.tasks_per_step=1",
                 "--set", "rollout.group_size=4", "--set", "rollout.step_budget=6",
                 "--set", "rollout.max_extra_rounds=0", "--set", "train.steps=2",
-                "--set", f"policy.staging={staging}",
+                "--set", f"policy.staging={staging}", *extra,
             ],
         )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    events = _events(result.stdout)
+    crash = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
+    assert result.exit_code == 0, result.output + crash
+    return _events(result.stdout), TrajectoryStore(LocalStore(rollouts))
+
+
+def _round(store: TrajectoryStore, step: int) -> list[Episode]:
+    async def stored() -> list[Episode]:
+        return [episode async for episode in store.episodes(f"tiny-rl-step{step:05d}-r0")]
+
+    return asyncio.run(stored())
+
+
+def _check_steps(events: list[dict]) -> list[dict]:
     pushed = [e["version"] for e in events if e["event"] == "weights"]
     assert pushed == ["tiny-rl-step-0", "tiny-rl-step-1", "tiny-rl-step-2"]
     steps = [e for e in events if e["event"] == "step"]
@@ -86,18 +102,54 @@ def test_two_grpo_steps_push_weights_and_roll_out_each_version(
             assert event["batch/samples"] > 0
             assert event["rollout/logprob_diff"] < 1e-2  # trained on the sampled tokens
             assert event["actor/grad_norm"] > 0
+            assert event["actor/entropy"] > 0  # a sampling policy at temperature 1
     assert events[-1]["event"] == "done"
     assert events[-1]["step"] == 2
+    return steps
 
-    store = TrajectoryStore(LocalStore(rollouts))
+
+@pytest.mark.timeout(1500)  # the shared memorizing SFT fixture may be built first (~2-9 min)
+def test_two_grpo_steps_push_weights_and_roll_out_each_version(
+    tmp_path: Path,
+    memorized: Memorized,
+    nats_server: NatsServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    events, store = _run_rl(tmp_path, memorized, nats_server, monkeypatch)
+    steps = _check_steps(events)
+    assert [e["rollout/staleness"] for e in steps] == [0, 0]
     for step in (0, 1):
-        run_id = f"tiny-rl-step{step:05d}-r0"
-
-        async def stored(run: str = run_id) -> list:
-            return [episode async for episode in store.episodes(run)]
-
-        episodes = asyncio.run(stored())
+        episodes = _round(store, step)
         assert len(episodes) == 4
         versions = {s.policy_version for e in episodes for s in e.steps}
         assert versions == {f"tiny-rl-step-{step}"}
         assert all(s.sample is not None for e in episodes for s in e.steps)
+
+
+@pytest.mark.timeout(1500)
+def test_asynchronous_mode_rolls_out_the_next_step_while_this_one_trains(
+    tmp_path: Path,
+    memorized: Memorized,
+    nats_server: NatsServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    events, store = _run_rl(
+        tmp_path, memorized, nats_server, monkeypatch, "--set", "rollout.max_staleness=1"
+    )
+    steps = _check_steps(events)
+    served_at = {
+        e["version"]: datetime.fromisoformat(e["served_at"])
+        for e in events
+        if e["event"] == "weights"
+    }
+    second = _round(store, 1)
+    assert len(second) == 4
+    # Step 1's round started before step 0 had trained and its weights were served, so its
+    # first actions came from version 0 - the staleness the broker was told to accept, no more.
+    assert min(e.started_at for e in second) < served_at["tiny-rl-step-1"]
+    versions = {s.policy_version for e in second for s in e.steps}
+    assert "tiny-rl-step-0" in versions
+    assert versions <= {"tiny-rl-step-0", "tiny-rl-step-1"}
+    assert steps[1]["rollout/staleness"] <= 1
+    # Step 0's round was the on-policy start: every action came from the weights pushed first.
+    assert {s.policy_version for e in _round(store, 0) for s in e.steps} == {"tiny-rl-step-0"}

@@ -50,11 +50,7 @@ from phonebuddy.testing import (
 from phonebuddy.testing.scripted_llm import RecordedRequest
 from phonebuddy.trajectories import TrajectoryStore
 
-from ..conftest import MEMORIZED_TEMPLATE, Memorized, pushable_policy
-
-# Slow until fixed: in a full default run (after the broker and gateway tests) the mixed run sat
-# idle for over 10 minutes, while alone it passes in ~4; `make test-slow` runs it.
-pytestmark = pytest.mark.slow
+from ..conftest import MEMORIZED_TEMPLATE, Memorized, job_env, pushable_policy
 
 ADMIN_TOKEN = "rl-mixed-admin-token"
 GROUP_SIZE = 3
@@ -97,23 +93,23 @@ def _phoneworld_apps() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def stack(
-    memorized: Memorized,
-    nats_server: NatsServer,
-    adb_server: AdbServer,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Stack]:
+def stack(memorized: Memorized, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The whole stack on its own nats-server and adb server: in a full run the session's
+    servers carry what earlier tests left (devices, streams, consumers), and the mixed run once
+    sat idle behind them."""
     root = tmp_path_factory.mktemp("rl-mixed")
+    with NatsServer(work_dir=root / "nats") as nats_server, AdbServer() as adb_server:
+        yield from _stack(memorized, nats_server, adb_server, root)
+
+
+def _stack(
+    memorized: Memorized, nats_server: NatsServer, adb_server: AdbServer, root: Path
+) -> Iterator[Stack]:
     rollouts, staging = root / "rollouts", root / "staging"
     rollouts.mkdir()
     staging.mkdir()
     nats = NatsSettings(url=nats_server.url, user=nats_server.user, password=nats_server.password)
-    env = {
-        "PHONEBUDDY_NATS_URL": nats.url,
-        "PHONEBUDDY_NATS_USER": nats.user or "",
-        "PHONEBUDDY_NATS_PASSWORD": nats_server.password,
-        "PHONEBUDDY_POLICY_ADMIN_TOKEN": ADMIN_TOKEN,
-    }
+    env = job_env(nats_server, ADMIN_TOKEN)
     base = free_port_range(REAL_PHONES)
     world = WorldSettings(
         devices=SIM_PHONES + REAL_PHONES, instance_id="rl-mixed", port=0, adb_base_port=base,

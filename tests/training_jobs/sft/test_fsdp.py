@@ -5,24 +5,18 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
-from phonebuddy.testing import free_port
+from ..conftest import job_command
 
 TOLERANCE = 1e-4  # relative: sharded reductions sum in another order
 
 
 def _run(args: list[str], *, ranks: int) -> list[dict]:
-    prefix = [sys.executable, "-m", "phonebuddy.sft"]
-    if ranks > 1:
-        prefix = [
-            sys.executable, "-m", "torch.distributed.run", f"--nproc-per-node={ranks}",
-            "--master-addr=127.0.0.1", f"--master-port={free_port()}", "-m", "phonebuddy.sft",
-        ]  # fmt: skip
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
-    done = subprocess.run([*prefix, *args], capture_output=True, text=True, env=env, timeout=900)
+    command = [*job_command("phonebuddy.sft", ranks=ranks), *args]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
     assert done.returncode == 0, done.stderr[-4000:]
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 

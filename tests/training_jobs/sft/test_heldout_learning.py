@@ -1,5 +1,5 @@
-"""Learning on held-out seeds (slow: ~25 min on 2 cores, `make test-slow`): the tiny model
-fine-tuned on teacher rollouts of a few templates beats the untrained model on other seeds of
+"""Learning on held-out seeds (slow: ~10 min on 2 cores, `make test-slow`): the tiny model
+fine-tuned on teacher rollouts of one template beats the untrained model on other seeds of
 those templates, with the 95 % interval's lower bound above the untrained rate.
 `benchmarks/sft_heldout.py` runs the experiment and says which templates and why."""
 

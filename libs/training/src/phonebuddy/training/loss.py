@@ -60,3 +60,15 @@ def token_log_probs(model: nn.Module, row: PackedRow) -> torch.Tensor:
     """Log-probability of each labelled token, in row order (for policy-gradient losses)."""
     logits, targets = labelled_logits(model, row)
     return torch.log_softmax(logits, dim=-1).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+
+
+def token_log_probs_and_entropy(
+    model: nn.Module, row: PackedRow
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per labelled token, in row order: its log-probability (with gradients when enabled) and
+    the entropy of the model's distribution there (without: it is reported, not optimized)."""
+    logits, targets = labelled_logits(model, row)
+    log_probs = torch.log_softmax(logits, dim=-1)
+    with torch.no_grad():
+        entropy = -(log_probs.exp() * log_probs).sum(-1)
+    return log_probs.gather(-1, targets.unsqueeze(-1)).squeeze(-1), entropy

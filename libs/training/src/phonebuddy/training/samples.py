@@ -28,7 +28,7 @@ from torch import nn
 from phonebuddy.policy_model.inputs import EncodedPrompt, Processing, encode_prompt
 from phonebuddy.protocol.episodes import SampledTokens
 from phonebuddy.training.batch import IGNORE_INDEX, EncodedExample, PackedRow, pack_row
-from phonebuddy.training.loss import token_log_probs
+from phonebuddy.training.loss import token_log_probs, token_log_probs_and_entropy
 from phonebuddy.training.packing import pack_examples
 
 
@@ -141,6 +141,15 @@ def row_log_probs(model: nn.Module, row: SampleRow) -> list[torch.Tensor]:
     `model`, from one packed forward (gradients flow when they are enabled)."""
     flat = token_log_probs(model, row.row)
     return list(torch.split(flat, list(row.generated)))
+
+
+def row_log_probs_and_entropy(
+    model: nn.Module, row: SampleRow
+) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+    """`row_log_probs` and, per member, the entropy at each generated token (no gradients)."""
+    log_probs, entropy = token_log_probs_and_entropy(model, row.row)
+    sizes = list(row.generated)
+    return list(torch.split(log_probs, sizes)), list(torch.split(entropy, sizes))
 
 
 def sampled_log_probs(

@@ -9,39 +9,27 @@ job with one sentence on stderr and a non-zero exit; SIGTERM writes a checkpoint
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from phonebuddy.bus import BusError, NatsSettings, RemoteError
-from phonebuddy.rl.config import bundled_config, load_config
-from phonebuddy.rl.trainer import RL_GAUGES, train_rl
+from phonebuddy.rl.config import RLConfig, bundled_config, load_config
+from phonebuddy.rl.trainer import RL_GAUGES, RLResult, train_rl
 from phonebuddy.rollouts import RolloutError
-from phonebuddy.storage import StoreError
-from phonebuddy.training.checkpoint import CheckpointError
-from phonebuddy.training.config import ConfigError
-from phonebuddy.training.distributed import close_world, init_world
-from phonebuddy.training.job import JobError
+from phonebuddy.training.command import resolve_config, run_job
+from phonebuddy.training.distributed import World
 from phonebuddy.training.metrics import TrainMetrics
-from phonebuddy.training.model import ModelError
 from phonebuddy.training.samples import PromptMismatchError, SampleTooLongError
 from phonebuddy.training.weight_sync import WeightSyncError
 
 app = typer.Typer(add_completion=False, help=__doc__.split("\n\n")[0])
 
 _FAILURES = (
-    ConfigError, JobError, ModelError, CheckpointError, StoreError, RolloutError,
-    BusError, RemoteError, WeightSyncError, PromptMismatchError, SampleTooLongError,
-    TimeoutError,
+    RolloutError, BusError, RemoteError, WeightSyncError, PromptMismatchError,
+    SampleTooLongError, TimeoutError,
 )  # fmt: skip
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
 
 
 @app.callback(invoke_without_command=True)
@@ -78,8 +66,6 @@ def rl(
     ] = False,
 ) -> None:
     """GRPO on broker rollouts with a binary task-success reward (RL)."""
-    if config_file is not None and preset is not None:
-        raise _fail("give --config or --preset, not both")
     values: dict[str, object] = {}
     for key, value in (
         ("model.base", base), ("policy.url", policy_url), ("rollout.mix", mix),
@@ -87,36 +73,20 @@ def rl(
     ):  # fmt: skip
         if value is not None:
             values[key] = value
-    try:
-        path = bundled_config(preset) if preset is not None else config_file
-        config = load_config(path, overrides or (), values=values)
-    except ConfigError as exc:
-        raise _fail(str(exc)) from None
+    config = resolve_config(
+        load_config, bundled_config, config_file=config_file, preset=preset,
+        overrides=overrides, values=values,
+    )  # fmt: skip
     if print_config:
         typer.echo(config.to_yaml(), nl=False)
         return
-    world = init_world()
     metrics = TrainMetrics("rl", namespace="rl", gauges=RL_GAUGES)
     metrics.progress_keys = ("critic/score/mean", "actor/pg_loss", "timing_s/rollout")
-    try:
-        if world.is_main and config.metrics.port is not None:
-            port = metrics.serve(config.metrics.host, config.metrics.port)
-            typer.echo(f"metrics on http://{config.metrics.host}:{port}/metrics", err=True)
-        result = train_rl(
-            config, world, metrics=metrics, nats=NatsSettings(), stop_after=stop_after
-        )
-    except _FAILURES as exc:
-        raise _fail(str(exc)) from None
-    finally:
-        metrics.close()
-        close_world(world)
-    if world.is_main:
-        summary = {
-            "step": result.step, "total_steps": result.total_steps,
-            "stopped": result.stopped, "checkpoint": result.checkpoint_url,
-        }  # fmt: skip
-        typer.echo(json.dumps({"event": "done", **summary}))
-    sys.stdout.flush()
+
+    def train(config: RLConfig, world: World, metrics: TrainMetrics) -> RLResult:
+        return train_rl(config, world, metrics=metrics, nats=NatsSettings(), stop_after=stop_after)
+
+    run_job(config, metrics, train, failures=_FAILURES)
 
 
 def main() -> None:

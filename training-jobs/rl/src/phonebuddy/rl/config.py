@@ -42,6 +42,11 @@ class RolloutConfig(Section):
     step_budget: int = Field(default=TRAIN_STEP_BUDGET, ge=1)
     temperature: float = Field(default=1.0, ge=0, le=2)
     max_tokens: int = Field(default=256, ge=1)
+    sampling_seed: int | None = Field(
+        default=None,
+        ge=0,
+        description="seed the policy's sampling (reproducible runs); None: unseeded",
+    )
     screenshots: int = Field(default=1, ge=1, le=8)
     concurrency: int = Field(default=64, ge=1)
     max_extra_rounds: int = Field(
@@ -72,7 +77,14 @@ class PolicyServerConfig(Section):
     endpoint: str | None = Field(
         default=None, description="its name in the broker's endpoints (else by url)"
     )
-    sync: Literal["transformers", "vllm"] = "transformers"
+    sync: Literal["transformers", "vllm"] = Field(
+        default="transformers",
+        description="transformers: phonebuddy policy serve's routes; vllm: vLLM's NCCL transfer",
+    )
+    nccl_address: str = Field(
+        default="", description="vllm sync: this trainer's address for vLLM (empty: $POD_IP)"
+    )
+    nccl_port: int = Field(default=29600, ge=1, le=65535, description="vllm sync: NCCL port")
     staging: str = Field(
         default="", description="where pushed weights are staged (a folder or store URL)"
     )

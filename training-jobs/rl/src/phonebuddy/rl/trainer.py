@@ -2,7 +2,8 @@
 the broker, drop uniform groups and refill (a bounded number of extra rounds), mask episodes with
 no trustworthy reward, build one sample per action step from the stored tokens, score them with
 the model as it is (old log-probs) and under the gradient, take one optimizer step (or
-`mini_batches`), push the weights to the policy server and wait until it serves them.
+`mini_batches`), push the weights to the policy server and wait until it serves them. With
+`rollout.max_staleness` >= 1 the next step's rollouts run while this step trains (prefetch.py).
 
 Rank 0 talks to the broker and the store; the samples go to every rank, each trains on its share
 of the packed rows. Versions are `<name>-step-<k>`: the broker refuses answers from versions
@@ -11,7 +12,7 @@ older than `k - max_staleness`.
 
 from __future__ import annotations
 
-import asyncio
+import importlib.util
 import math
 import os
 import random
@@ -19,6 +20,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,7 @@ from phonebuddy.protocol import (
 from phonebuddy.protocol.subjects import WORLD_TASKS
 from phonebuddy.rl.config import RLConfig
 from phonebuddy.rl.episodes import RoundGroup, StepSample, episode_samples, round_groups
+from phonebuddy.rl.prefetch import Prefetch
 from phonebuddy.rollouts import RolloutClient
 from phonebuddy.storage import StoreSettings, open_store
 from phonebuddy.training.checkpoint import CheckpointStore
@@ -52,6 +55,7 @@ from phonebuddy.training.grpo import (
 )
 from phonebuddy.training.job import (
     JobError,
+    MetricsFile,
     StopFlag,
     clip_gradients,
     full_state_dict,
@@ -62,12 +66,18 @@ from phonebuddy.training.job import (
     trainable,
 )
 from phonebuddy.training.metrics import TrainMetrics
-from phonebuddy.training.samples import row_log_probs, sample_rows, sampled_log_probs
-from phonebuddy.training.weight_sync import TransformersServerSync, WeightSyncClient
+from phonebuddy.training.samples import (
+    row_log_probs_and_entropy,
+    sample_rows,
+    sampled_log_probs,
+)
+from phonebuddy.training.weight_sync import (
+    TransformersServerSync,
+    VllmNcclSync,
+    WeightSyncClient,
+)
 from phonebuddy.trajectories import TrajectoryStore
 from phonebuddy.trajectories.export import run_prompt_config
-
-METRICS_FILE = "metrics.jsonl"
 
 RL_GAUGES: dict[str, str] = {
     "step": "the last finished RL step",
@@ -81,14 +91,19 @@ RL_GAUGES: dict[str, str] = {
     "actor/pg_clipfrac": "fraction of tokens whose ratio was clipped",
     "actor/ppo_kl": "mean old - new log-prob",
     "actor/kl_loss": "k3 KL to the initial model",
+    "actor/entropy": "mean entropy of the policy at the sampled tokens",
     "actor/grad_norm": "gradient norm before clipping",
     "actor/lr": "learning rate",
     "rollout/staleness": "policy versions the oldest trained step lagged behind",
     "rollout/logprob_diff": "mean |server - trainer| log-prob of the sampled tokens",
-    "timing_s/rollout": "seconds in rollouts",
+    "timing_s/rollout": "seconds the trainer waited for rollouts (less when they overlap)",
     "timing_s/train": "seconds in the optimizer step",
     "timing_s/sync": "seconds pushing weights to the policy server",
 }
+
+
+ACTOR_KEYS = ("pg_loss", "pg_clipfrac", "pg_clipfrac_lower", "ppo_kl", "entropy")
+Batch = tuple[list[StepSample], list[float], dict[str, Any]]  # samples, advantages, metrics
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,20 +142,22 @@ class RLTrainer:
         self.stop = StopFlag()
         self._sync = sync
         self._templates: tuple[str, ...] = config.rollout.templates
+        self._prefetch: Prefetch[Batch] = Prefetch()
+        self.metrics_file = MetricsFile(self.checkpoints)
         if world.is_main:
-            metrics.sink = lambda lines: self.checkpoints.put_text(
-                METRICS_FILE, "".join(f"{line}\n" for line in lines)
-            )
+            metrics.sink = self.metrics_file
 
     def _resume_key(self) -> dict[str, Any]:
         dumped = self.config.model_dump(mode="json")
         return {key: dumped[key] for key in ("rollout", "algorithm", "optim", "train")}
 
     def _weight_sync(self) -> WeightSyncClient:
+        """The client that pushes weights (rank 0 only); every config problem is found here,
+        before the model is loaded."""
+        if self._sync is None:
+            self._sync = self._vllm_sync() if self.config.policy.sync == "vllm" else None
         if self._sync is None:
             policy = self.config.policy
-            if policy.sync != "transformers":
-                raise JobError("policy.sync=vllm needs a vLLM deployment; not wired in this job")
             token = os.environ.get(policy.admin_token_env, "")
             if not token:
                 raise JobError(f"{policy.admin_token_env} is not set: the policy admin token")
@@ -151,6 +168,24 @@ class RLTrainer:
             )
         return self._sync
 
+    def _vllm_sync(self) -> WeightSyncClient:
+        """vLLM's NCCL weight transfer: the trainer joins vLLM's group as rank 0 at an address
+        the vLLM pods reach (`policy.nccl_address`, else the pod's POD_IP)."""
+        policy = self.config.policy
+        if importlib.util.find_spec("vllm") is None:
+            raise JobError(
+                "policy.sync=vllm needs vllm in the trainer's environment (the GPU trainer "
+                "image); use policy.sync=transformers with phonebuddy policy serve"
+            )
+        address = policy.nccl_address or os.environ.get("POD_IP", "")
+        if not address:
+            raise JobError("policy.nccl_address is not set (nor POD_IP): where vLLM reaches us")
+        sync = VllmNcclSync(
+            server_root(policy.url), api_key=os.environ.get(policy.admin_token_env) or None
+        )
+        sync.connect(master_address=address, master_port=policy.nccl_port)
+        return sync
+
     # ---- the loop ----
 
     def run(self, *, stop_after: int | None = None) -> RLResult:
@@ -158,6 +193,7 @@ class RLTrainer:
         try:
             return self._run(stop_after)
         finally:
+            self._prefetch.cancel()
             self.stop.restore()
             self.checkpoints.close()
             if self._sync is not None:
@@ -167,6 +203,8 @@ class RLTrainer:
         config, world = self.config, self.world
         if not config.policy.url:
             raise JobError("policy.url is not set: the policy server the broker rolls out with")
+        if world.is_main:
+            self._weight_sync()  # a sync that cannot work stops the job before the model loads
         start, folder = start_point(
             self.checkpoints, config.model.base, self._resume_key(), self.scratch
         )
@@ -186,12 +224,21 @@ class RLTrainer:
         if start > 0:
             restore_checkpoint(self.checkpoints, model, optimizer, step=start, world=world)
             if world.is_main:
+                self.metrics_file.resume_at(start)
                 self.metrics.record("resumed", {"step": start})
         self._push(model, start)  # rollouts of step `start` must use exactly these weights
         step, stopped, last_url = start, "finished", None
         total = config.train.steps
         while step < total:
             values = self._step(model, reference, optimizer, processing, step)
+            if values is None:  # SIGTERM while rolling out: save what was trained, if anything
+                stopped = self.stop.reason or "sigterm"
+                latest = self.checkpoints.latest()
+                if step > (latest.step if latest is not None else 0):
+                    last_url = self._checkpoint(model, optimizer, processing, step)
+                elif latest is not None:
+                    last_url = latest.model_url
+                break
             step += 1
             if world.is_main:
                 self.metrics.record("step", {"step": step, "total_steps": total, **values})
@@ -212,13 +259,21 @@ class RLTrainer:
         optimizer: torch.optim.Optimizer,
         processing: Any,
         step: int,
-    ) -> dict[str, Any]:
+    ) -> dict[str, Any] | None:
         started = time.perf_counter()
-        batch: tuple[list[StepSample], list[float], dict[str, Any]] | None = None
+        batch: Batch | None = None
         if self.world.is_main:
-            batch = asyncio.run(self._collect(processing, step))
-        samples, advantages, values = self._share(batch)
-        values["timing_s/rollout"] = time.perf_counter() - started
+            if self._prefetch.pending_step != step:
+                self._prefetch.start(step, lambda: self._collect(processing, step))
+            batch = self._prefetch.wait(step, stopping=lambda: self.stop.reason is not None)
+            ahead = self.config.rollout.max_staleness > 0 and step + 1 < self.config.train.steps
+            if batch is not None and ahead:
+                self._prefetch.start(step + 1, lambda: self._collect(processing, step + 1))
+        shared = self._share(batch)
+        if shared is None:
+            return None  # stopped while rolling out: nothing was trained
+        samples, advantages, values = shared
+        values["timing_s/rollout"] = time.perf_counter() - started  # waited for, not overlapped
         if samples:
             trained = time.perf_counter()
             values |= self._optimize(model, reference, optimizer, samples, advantages)
@@ -230,22 +285,17 @@ class RLTrainer:
         values["timing_s/sync"] = time.perf_counter() - synced
         return values
 
-    def _share(
-        self, batch: tuple[list[StepSample], list[float], dict[str, Any]] | None
-    ) -> tuple[list[StepSample], list[float], dict[str, Any]]:
+    def _share(self, batch: Batch | None) -> Batch | None:
+        """Rank 0's batch on every rank; None on every rank when rank 0 stopped instead."""
         if self.world.distributed:
             box = [batch]
             dist.broadcast_object_list(box, src=0)
             batch = box[0]
-        if batch is None:
-            raise JobError("rank 0 sent no batch")
         return batch
 
     # ---- rollouts ----
 
-    async def _collect(
-        self, processing: Any, step: int
-    ) -> tuple[list[StepSample], list[float], dict[str, Any]]:
+    async def _collect(self, processing: Any, step: int) -> Batch:
         """Rounds of rollouts until B informative groups (or the extra rounds are spent); the
         samples of their unmasked episodes, each sample's advantage, the round's metrics."""
         config = self.config.rollout
@@ -328,7 +378,11 @@ class RLTrainer:
             mix=config.source_mix(),
             step_budget=config.step_budget,
             concurrency=config.concurrency,
-            sampling=SamplingSpec(temperature=config.temperature, max_tokens=config.max_tokens),
+            sampling=SamplingSpec(
+                temperature=config.temperature,
+                max_tokens=config.max_tokens,
+                seed=_round_seed(config.sampling_seed, step, round_number),
+            ),
             screenshots=config.screenshots,
             min_policy_step=max(0, step - config.max_staleness),
             store_url=config.store,
@@ -405,7 +459,8 @@ class RLTrainer:
             for row, weight in zip(padded, weights, strict=True):
                 members = [chunk[m] for m in row.members]
                 moved = row.to(parameter.device, pixel_dtype=parameter.dtype)
-                new = torch.cat(row_log_probs(model, moved))
+                log_probs, entropies = row_log_probs_and_entropy(model, moved)
+                new = torch.cat(log_probs)
                 result = policy_loss(
                     new,
                     torch.cat([old[i] for i in members]).to(new.device),
@@ -415,6 +470,7 @@ class RLTrainer:
                     ref_log_probs=(
                         torch.cat([refs[i] for i in members]).to(new.device) if refs else None
                     ),
+                    entropies=torch.cat(entropies),
                     loss_tokens=chunk_tokens,
                 )
                 (result.loss * weight * world.size).backward()
@@ -422,10 +478,14 @@ class RLTrainer:
                     parts.append(result)
             grad_norm = clip_gradients(model, config.optim.grad_clip)
             optimizer.step()
+        # Token-weighted over every rank's parts; every rank reduces the same keys, in order,
+        # even one that had only padding rows (a collective with a missing key would hang).
         merged = merge_metrics(parts) if parts else {}
-        values |= {
-            f"actor/{key}": all_sum(value, world) / world.size for key, value in merged.items()
-        }
+        rank_tokens = float(sum(part.tokens for part in parts))
+        total = all_sum(rank_tokens, world)
+        for key in ACTOR_KEYS + (("kl_loss",) if refs else ()):
+            weighted = all_sum(merged.get(key, 0.0) * rank_tokens, world)
+            values[f"actor/{key}"] = weighted / max(total, 1)
         values["actor/grad_norm"] = grad_norm
         values["actor/lr"] = config.optim.lr
         values["batch/tokens"] = sum(len(t.token_ids) for t in tokens)
@@ -437,20 +497,17 @@ class RLTrainer:
             result = self._weight_sync().push(weights, version_name(self.config.name, step))
             self.metrics.record(
                 "weights", {"step": step, "version": result.version, "checksum": result.checksum,
-                            "attempts": result.attempts, "seconds": round(result.seconds, 3)},
+                            "attempts": result.attempts, "seconds": round(result.seconds, 3),
+                            "served_at": datetime.now(UTC).isoformat()},
             )  # fmt: skip
 
     def _checkpoint(
         self, model: torch.nn.Module, optimizer: torch.optim.Optimizer, processing: Any, step: int
     ) -> str:
-        def published(url: str) -> None:
-            self.metrics.record("checkpoint", {"step": step, "url": url})
-            self.metrics.flush()
-
         return save_checkpoint(
             self.checkpoints, model, optimizer, processing,
             step=step, world=self.world, scratch=self.scratch, resume_key=self._resume_key(),
-            state={}, keep_last=self.config.checkpoint.keep_last, on_complete=published,
+            state={}, keep_last=self.config.checkpoint.keep_last, metrics=self.metrics,
         )  # fmt: skip
 
 
@@ -471,6 +528,14 @@ def _reward_metrics(groups: Sequence[RoundGroup], kept: Sequence[RoundGroup]) ->
         chosen = [g for g in groups if g.category == category]
         values[f"critic/score/category/{category}"] = mean_reward(chosen)
     return values
+
+
+def _round_seed(seed: int | None, step: int, round_number: int) -> int | None:
+    """A seeded run's sampling seed for one round (episode k of a group adds k): distinct for
+    every step and round, the same when the run is repeated or resumed."""
+    if seed is None:
+        return None
+    return seed + 1_000_000 * step + 10_000 * round_number
 
 
 def step_of(version: str | None, name: str) -> int | None:
