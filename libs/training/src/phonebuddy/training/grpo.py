@@ -159,6 +159,11 @@ class PolicyLossConfig:
             raise ValueError(f"kl_coef must be >= 0, not {self.kl_coef}")
 
 
+# The metrics `policy_loss` reports whatever the batch (with entropies given); `kl_loss` is added
+# when reference log-probs are.
+LOSS_METRICS = ("pg_loss", "pg_clipfrac", "pg_clipfrac_lower", "ppo_kl", "entropy")
+
+
 @dataclass(frozen=True, slots=True)
 class PolicyLoss:
     loss: torch.Tensor  # scalar with grad: this part's token sum over the batch's loss tokens

@@ -45,6 +45,7 @@ from phonebuddy.storage import StoreSettings, open_store
 from phonebuddy.training.checkpoint import CheckpointStore
 from phonebuddy.training.distributed import World, all_sum, any_true, shard_model
 from phonebuddy.training.grpo import (
+    LOSS_METRICS,
     FillStatus,
     PolicyLossConfig,
     Selection,
@@ -102,7 +103,6 @@ RL_GAUGES: dict[str, str] = {
 }
 
 
-ACTOR_KEYS = ("pg_loss", "pg_clipfrac", "pg_clipfrac_lower", "ppo_kl", "entropy")
 Batch = tuple[list[StepSample], list[float], dict[str, Any]]  # samples, advantages, metrics
 
 
@@ -155,18 +155,21 @@ class RLTrainer:
         """The client that pushes weights (rank 0 only); every config problem is found here,
         before the model is loaded."""
         if self._sync is None:
-            self._sync = self._vllm_sync() if self.config.policy.sync == "vllm" else None
-        if self._sync is None:
-            policy = self.config.policy
-            token = os.environ.get(policy.admin_token_env, "")
-            if not token:
-                raise JobError(f"{policy.admin_token_env} is not set: the policy admin token")
-            if not policy.staging:
-                raise JobError("policy.staging is not set: where pushed weights are staged")
-            self._sync = TransformersServerSync(
-                server_root(policy.url), admin_token=token, staging=policy.staging
-            )
+            vllm = self.config.policy.sync == "vllm"
+            self._sync = self._vllm_sync() if vllm else self._transformers_sync()
         return self._sync
+
+    def _transformers_sync(self) -> WeightSyncClient:
+        """`phonebuddy policy serve`'s weight routes, weights staged in `policy.staging`."""
+        policy = self.config.policy
+        token = os.environ.get(policy.admin_token_env, "")
+        if not token:
+            raise JobError(f"{policy.admin_token_env} is not set: the policy admin token")
+        if not policy.staging:
+            raise JobError("policy.staging is not set: where pushed weights are staged")
+        return TransformersServerSync(
+            server_root(policy.url), admin_token=token, staging=policy.staging
+        )
 
     def _vllm_sync(self) -> WeightSyncClient:
         """vLLM's NCCL weight transfer: the trainer joins vLLM's group as rank 0 at an address
@@ -483,7 +486,7 @@ class RLTrainer:
         merged = merge_metrics(parts) if parts else {}
         rank_tokens = float(sum(part.tokens for part in parts))
         total = all_sum(rank_tokens, world)
-        for key in ACTOR_KEYS + (("kl_loss",) if refs else ()):
+        for key in LOSS_METRICS + (("kl_loss",) if refs else ()):
             weighted = all_sum(merged.get(key, 0.0) * rank_tokens, world)
             values[f"actor/{key}"] = weighted / max(total, 1)
         values["actor/grad_norm"] = grad_norm
