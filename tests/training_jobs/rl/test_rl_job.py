@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tempfile
 import traceback
 from datetime import datetime
 from pathlib import Path
@@ -48,6 +49,9 @@ def _run_rl(
     staging.mkdir()
     rollouts = tmp_path / "rollouts"
     rollouts.mkdir()
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     policy = ServiceProcess(
         name="policy",
         args=["policy", "serve", "--model", memorized.model_url],
@@ -80,6 +84,7 @@ def _run_rl(
         )  # fmt: skip
     crash = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
     assert result.exit_code == 0, result.output + crash
+    assert not list(scratch.glob("phonebuddy-rl-*"))  # the job's scratch (base, saves) is gone
     return _events(result.stdout), TrajectoryStore(LocalStore(rollouts))
 
 

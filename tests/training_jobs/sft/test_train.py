@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,11 +39,17 @@ def _losses(events: list[dict]) -> list[float]:
     return [event["loss"] for event in events if event["event"] == "step"]
 
 
-def test_trains_and_publishes_a_loadable_checkpoint(tmp_path, tiny_checkpoint, teacher_run) -> None:
+def test_trains_and_publishes_a_loadable_checkpoint(
+    tmp_path, tiny_checkpoint, teacher_run, monkeypatch
+) -> None:
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     result = runner.invoke(
         app, _args(tiny_checkpoint, teacher_run, tmp_path, "--set", "train.max_steps=2")
     )
     assert result.exit_code == 0, result.output
+    assert not list(scratch.glob("phonebuddy-sft-*"))  # the job's scratch (saves) is gone
     events = _events(result.stdout)
     dataset = next(e for e in events if e["event"] == "dataset")
     # 6 episodes, one of them unsuccessful (left out); held-out tasks never share an episode.

@@ -16,6 +16,7 @@ import importlib.util
 import math
 import os
 import random
+import shutil
 import tempfile
 import time
 from collections.abc import Sequence
@@ -137,7 +138,7 @@ class RLTrainer:
         self.world = world
         self.metrics = metrics
         self.nats = nats
-        self.scratch = Path(tempfile.mkdtemp(prefix="phonebuddy-rl-"))
+        self.scratch = Path()  # a fresh folder for each run, removed when it ends
         self.checkpoints = CheckpointStore(config.checkpoint.output, config.name)
         self.stop = StopFlag()
         self._sync = sync
@@ -193,12 +194,14 @@ class RLTrainer:
 
     def run(self, *, stop_after: int | None = None) -> RLResult:
         self.stop.install()
+        self.scratch = Path(tempfile.mkdtemp(prefix="phonebuddy-rl-"))
         try:
             return self._run(stop_after)
         finally:
             self._prefetch.cancel()
             self.stop.restore()
             self.checkpoints.close()
+            shutil.rmtree(self.scratch, ignore_errors=True)
             if self._sync is not None:
                 self._sync.close()
 

@@ -10,6 +10,7 @@ in a step repeats one of its rows with weight 0, keeping the collectives in step
 from __future__ import annotations
 
 import math
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ class SFTTrainer:
         self.config = config
         self.world = world
         self.metrics = metrics
-        self.scratch = Path(tempfile.mkdtemp(prefix="phonebuddy-sft-"))
+        self.scratch = Path()  # a fresh folder for each run, removed when it ends
         self.checkpoints = CheckpointStore(config.checkpoint.output, config.name)
         self.stop = StopFlag()
         self.metrics_file = MetricsFile(self.checkpoints)
@@ -77,11 +78,13 @@ class SFTTrainer:
 
     def run(self, *, stop_after: int | None = None) -> TrainResult:
         self.stop.install()
+        self.scratch = Path(tempfile.mkdtemp(prefix="phonebuddy-sft-"))
         try:
             return self._run(stop_after)
         finally:
             self.stop.restore()
             self.checkpoints.close()
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
     def _run(self, stop_after: int | None) -> TrainResult:
         config, world = self.config, self.world
