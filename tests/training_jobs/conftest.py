@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +67,12 @@ async def write_run(
 @pytest.fixture(scope="session")
 def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_tiny(tmp_path_factory.mktemp("tiny") / "model", seed=0)
+
+
+@pytest.fixture(scope="session")
+def run_writer() -> Callable[..., Awaitable[TeacherRun]]:
+    """`write_run`, for tests that need runs of their own templates and seeds."""
+    return write_run
 
 
 @pytest.fixture(scope="session")

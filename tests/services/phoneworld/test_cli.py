@@ -40,6 +40,22 @@ def test_tasks_lists_templates_with_params() -> None:
     rows = {row["id"]: row for row in json.loads(output)}
     assert rows["notes.create"]["params"]["title"]
     assert all(row["category"] == "single_app" for row in rows.values())
+    assert rows["settings.night_mode"]["held_out"] == "template"
+    assert rows["notes.create"]["held_out"] == "-"
+
+
+def test_suites_lists_each_suite_with_its_split_and_seeds() -> None:
+    code, output = world("suites", "--json")
+    assert code == 0
+    suites = {row["name"]: row for row in json.loads(output)}
+    assert suites["train"]["split"] == "train"
+    assert suites["train"]["seeds"] == "[0, 1000000)"
+    assert suites["test_apps"]["split"] == "test"
+    assert suites["test_apps"]["seeds"] == "[1000000, 2000000)"
+    assert suites["all"]["templates"] == 187
+    code, table = world("suites")
+    assert code == 0
+    assert table.splitlines()[0].split() == ["name", "split", "seeds", "templates", "description"]
 
 
 def test_solve_checks_oracle_and_near_misses() -> None:

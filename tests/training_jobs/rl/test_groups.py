@@ -89,7 +89,7 @@ def test_versions_name_their_step() -> None:
 
 
 def test_config_needs_tasks_a_valid_mix_and_a_seed_range() -> None:
-    assert load_config().rollout.suite == "all"
+    assert load_config().rollout.suite == "train"
     assert load_config(overrides=["rollout.templates=[a.b]"]).rollout.templates == ("a.b",)
     with pytest.raises(ConfigError, match="name the tasks"):
         load_config(overrides=["rollout.suite=null"])

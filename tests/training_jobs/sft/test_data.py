@@ -92,3 +92,29 @@ def test_parquet_exports_are_read_and_damage_is_refused(tmp_path, teacher_run, r
     (tmp_path / "empty").mkdir()
     with pytest.raises(DataError, match="no part-"):
         load_rows(DataConfig(parquet=(str(tmp_path / "empty"),)))
+
+
+def test_test_split_episodes_are_refused_unless_allowed(tmp_path, rows, run_writer) -> None:
+    import asyncio
+    import dataclasses
+
+    from phonebuddy.protocol import TEST_SEEDS
+    from phonebuddy.sft.data import refuse_test_split
+
+    assert {(row.split, row.seed) for row in rows} <= {("train", seed) for seed in range(3)}
+    refuse_test_split(rows, DataConfig())
+    held_out = asyncio.run(run_writer(tmp_path, "held", ["settings.night_mode"], [0]))
+    at_test_seed = asyncio.run(run_writer(tmp_path, "later", ["settings.toggle"], [TEST_SEEDS[0]]))
+    for run in (held_out, at_test_seed):
+        config = DataConfig(runs=(RunSource(run=run.run_id, store=run.store_url),))
+        loaded = load_rows(config)
+        assert {row.split for row in loaded} == {"test"}
+        with pytest.raises(DataError, match=r"test split .*data\.allow_test_split=true"):
+            refuse_test_split([*rows, *loaded], config)
+        refuse_test_split(loaded, config.model_copy(update={"allow_test_split": True}))
+    # steps stored before PhoneWorld stamped splits are judged by their seed
+    unstamped = [dataclasses.replace(row, split=None, seed=TEST_SEEDS[0] + 1) for row in rows]
+    with pytest.raises(DataError, match=r"settings\.toggle"):
+        refuse_test_split(unstamped, DataConfig())
+    unknown = [dataclasses.replace(row, split=None, seed=None) for row in rows]
+    refuse_test_split(unknown, DataConfig())

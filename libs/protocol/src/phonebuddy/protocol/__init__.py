@@ -58,11 +58,15 @@ from phonebuddy.protocol.rollout import (
 )
 from phonebuddy.protocol.tasks import (
     EVAL_STEP_BUDGET,
+    TEST_SEEDS,
+    TRAIN_SEEDS,
     TRAIN_STEP_BUDGET,
     Category,
     Instruction,
     Source,
+    Split,
     TaskSpec,
+    seed_split,
 )
 
 __all__ = [
@@ -70,7 +74,9 @@ __all__ = [
     "EVAL_STEP_BUDGET",
     "FINAL_ACTIONS",
     "NORMALIZED_MAX",
+    "TEST_SEEDS",
     "TOOL_NAME",
+    "TRAIN_SEEDS",
     "TRAIN_STEP_BUDGET",
     "Action",
     "Answer",
@@ -108,6 +114,7 @@ __all__ = [
     "ScreenSize",
     "Source",
     "SourceMix",
+    "Split",
     "Step",
     "StepTimings",
     "Swipe",
@@ -128,6 +135,7 @@ __all__ = [
     "from_pixels",
     "parse_action",
     "parse_tool_call",
+    "seed_split",
     "to_arguments",
     "to_pixels",
     "to_tool_call",

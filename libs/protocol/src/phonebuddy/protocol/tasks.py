@@ -22,6 +22,29 @@ class Category(StrEnum):
     MINI_PROGRAM = "mini_program"
 
 
+class Split(StrEnum):
+    """Which side of the train/test split a task is on. PhoneWorld declares it (held-out seeds,
+    templates and apps); training jobs refuse test tasks and evaluation refuses train seeds."""
+
+    TRAIN = "train"
+    TEST = "test"
+
+
+# Seeds are split by range, the same for every template: a train job samples from the first
+# range, evaluation from the second, so no (template, seed) can be on both sides.
+TRAIN_SEEDS: tuple[int, int] = (0, 1_000_000)
+TEST_SEEDS: tuple[int, int] = (1_000_000, 2_000_000)
+
+
+def seed_split(seed: int) -> Split | None:
+    """The split a seed is reserved for; None beyond both ranges."""
+    if TRAIN_SEEDS[0] <= seed < TRAIN_SEEDS[1]:
+        return Split.TRAIN
+    if TEST_SEEDS[0] <= seed < TEST_SEEDS[1]:
+        return Split.TEST
+    return None
+
+
 class Source(StrEnum):
     """Where an episode runs: a PhoneWorld simulated phone, or a real phone/emulator over ADB."""
 
@@ -50,6 +73,9 @@ class TaskSpec(BaseModel):
     apps: tuple[str, ...] = Field(min_length=1)
     source: Source = Source.SIM
     step_budget: int = Field(default=TRAIN_STEP_BUDGET, ge=1, le=MAX_STEP_BUDGET)
+    split: Split | None = Field(
+        default=None, description="PhoneWorld's split for this task; None: not a PhoneWorld task"
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -44,9 +44,9 @@ _FILE_MODE = 0o644
 _SHARD = re.compile(r"^part-(\d{5,})\.parquet$")
 
 COLUMNS: tuple[str, ...] = (
-    "run_id", "episode_id", "task_id", "template_id", "category", "source", "apps", "instruction",
-    "step_index", "reward", "success", "policy_version", "messages", "tools", "prompt_text",
-    "completion_text", "images", "image_sha256", "image_media_type",
+    "run_id", "episode_id", "task_id", "template_id", "seed", "split", "category", "source", "apps",
+    "instruction", "step_index", "reward", "success", "policy_version", "messages", "tools",
+    "prompt_text", "completion_text", "images", "image_sha256", "image_media_type",
 )  # fmt: skip
 
 
@@ -105,6 +105,8 @@ def _schema() -> Any:
         ("episode_id", pa.string()),
         ("task_id", pa.string()),
         ("template_id", pa.string()),
+        ("seed", pa.int64()),
+        ("split", pa.string()),
         ("category", pa.string()),
         ("source", pa.string()),
         ("apps", pa.list_(pa.string())),
@@ -232,6 +234,8 @@ class _Rows:
                 "episode_id": episode.episode_id,
                 "task_id": episode.task.task_id,
                 "template_id": episode.task.template_id,
+                "seed": episode.task.seed,
+                "split": episode.task.split.value if episode.task.split else None,
                 "category": episode.task.category.value,
                 "source": episode.task.source.value,
                 "apps": list(episode.task.apps),

@@ -15,6 +15,8 @@ from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.tasks.registry import UnknownTaskError, all_templates, get_template
 from phonebuddy.phoneworld.tasks.runner import check_template, instantiate, start
+from phonebuddy.phoneworld.tasks.splits import held_out_reason
+from phonebuddy.phoneworld.tasks.suites import get_suite, suite_names
 from phonebuddy.phoneworld.world import default_world
 
 app = typer.Typer(help="PhoneWorld: simulated phones with verified tasks.", no_args_is_help=True)
@@ -51,7 +53,8 @@ def list_tasks(
     as_json: JsonFlag = False,
     category: Annotated[str | None, typer.Option(help="only this category")] = None,
 ) -> None:
-    """List the task templates: id, category, apps, difficulty, sample params."""
+    """List the task templates: id, category, apps, difficulty, held out (by app or template:
+    on the test split at every seed), sample params."""
     world = default_world(0)
     rows = []
     for template in all_templates():
@@ -61,13 +64,30 @@ def list_tasks(
         rows.append({
             "id": template.id, "category": template.category.value,
             "apps": list(template.apps), "difficulty": template.difficulty,
-            "answers": template.answers, "params": params,
+            "answers": template.answers, "held_out": held_out_reason(template) or "-",
+            "params": params,
             "instruction": template.instruction(params).en,
         })  # fmt: skip
     if not as_json:
         for row in rows:
             row["apps"] = ",".join(a.removeprefix("com.pw.") for a in row["apps"])
-    _emit(rows, as_json, ["id", "category", "apps", "difficulty", "answers", "instruction"])
+    columns = ["id", "category", "apps", "difficulty", "answers", "held_out", "instruction"]
+    _emit(rows, as_json, columns)
+
+
+@app.command("suites")
+def list_suites(as_json: JsonFlag = False) -> None:
+    """List the task suites: name, split, the seeds it is taken at, templates, what it holds."""
+    rows = []
+    for name in suite_names():
+        suite = get_suite(name)
+        seeds = suite.seeds
+        rows.append({
+            "name": name, "split": suite.split.value if suite.split else "-",
+            "seeds": f"[{seeds[0]}, {seeds[1]})" if seeds else "any",
+            "templates": len(suite.templates), "description": suite.description,
+        })  # fmt: skip
+    _emit(rows, as_json, ["name", "split", "seeds", "templates", "description"])
 
 
 @app.command()

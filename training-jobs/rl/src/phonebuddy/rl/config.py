@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from phonebuddy.protocol import SourceMix
-from phonebuddy.protocol.tasks import TRAIN_STEP_BUDGET
+from phonebuddy.protocol.tasks import TRAIN_SEEDS, TRAIN_STEP_BUDGET
 from phonebuddy.training.config import (
     CheckpointConfig,
     MetricsPortConfig,
@@ -24,6 +24,7 @@ from phonebuddy.training.config import (
 )
 from phonebuddy.training.config import bundled_config as bundled_job_config
 from phonebuddy.training.config import load_config as load_job_config
+from phonebuddy.training.splits import check_train_seeds
 
 CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
 
@@ -32,9 +33,13 @@ class RolloutConfig(Section):
     templates: tuple[str, ...] = Field(
         default=(), description="PhoneWorld template ids to train on; given, they replace suite"
     )
-    suite: str | None = Field(default="all", description="a PhoneWorld suite to train on")
+    suite: str | None = Field(default="train", description="a PhoneWorld suite to train on")
     seeds: tuple[int, int] = Field(
-        default=(0, 1_000_000), description="the train split: seeds in [first, last)"
+        default=TRAIN_SEEDS, description="the train split: seeds in [first, last)"
+    )
+    allow_test_split: bool = Field(
+        default=False,
+        description="train on PhoneWorld's held-out tasks too (their evaluation is then void)",
     )
     tasks_per_step: int = Field(default=16, ge=1, description="B: informative groups per step")
     group_size: int = Field(default=8, ge=2, description="G: episodes per task")
@@ -64,6 +69,8 @@ class RolloutConfig(Section):
             raise ValueError("name the tasks: rollout.templates or rollout.suite")
         if self.seeds[0] < 0 or self.seeds[1] <= self.seeds[0]:
             raise ValueError(f"rollout.seeds {self.seeds} is not a range [first, last)")
+        if not self.allow_test_split:
+            check_train_seeds(self.seeds, setting="rollout.allow_test_split")
         SourceMix.parse(self.mix)
         return self
 

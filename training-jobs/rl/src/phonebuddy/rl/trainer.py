@@ -28,7 +28,7 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
-from phonebuddy.bus import NatsSettings, connect
+from phonebuddy.bus import BusError, NatsSettings, connect
 from phonebuddy.protocol import (
     PolicyTarget,
     RolloutRequest,
@@ -73,6 +73,7 @@ from phonebuddy.training.samples import (
     sample_rows,
     sampled_log_probs,
 )
+from phonebuddy.training.splits import TestSplitError, check_train_tasks
 from phonebuddy.training.weight_sync import (
     TransformersServerSync,
     VllmNcclSync,
@@ -142,7 +143,7 @@ class RLTrainer:
         self.checkpoints = CheckpointStore(config.checkpoint.output, config.name)
         self.stop = StopFlag()
         self._sync = sync
-        self._templates: tuple[str, ...] = config.rollout.templates
+        self._pool: tuple[str, ...] = ()
         self._prefetch: Prefetch[Batch] = Prefetch()
         self.metrics_file = MetricsFile(self.checkpoints)
         if world.is_main:
@@ -343,19 +344,32 @@ class RLTrainer:
         )
 
     async def _task_pool(self) -> tuple[str, ...]:
-        if self._templates:
-            return self._templates
-        suite = self.config.rollout.suite
-        if suite is None:
+        """The templates to train on, as PhoneWorld lists them; test-split ones refused."""
+        if self._pool:
+            return self._pool
+        rollout = self.config.rollout
+        if not rollout.templates and rollout.suite is None:
             raise JobError("name the tasks: rollout.templates or rollout.suite")
+        query = (
+            TaskQuery(template_ids=rollout.templates, seeds=(rollout.seeds[0],))
+            if rollout.templates
+            else TaskQuery(suite=rollout.suite, seeds=(rollout.seeds[0],))
+        )
         async with connect(self.nats) as bus:
-            listing = await bus.request(
-                WORLD_TASKS, TaskQuery(suite=suite, seeds=(0,)), TaskList, timeout_s=60
-            )
-        self._templates = tuple(dict.fromkeys(task.template_id for task in listing.tasks))
-        if not self._templates:
-            raise JobError(f"PhoneWorld's suite {suite!r} has no tasks")
-        return self._templates
+            try:
+                listing = await bus.request(WORLD_TASKS, query, TaskList, timeout_s=60)
+            except BusError as exc:
+                raise JobError(f"PhoneWorld did not list the tasks to train on: {exc}") from None
+        templates = tuple(dict.fromkeys(task.template_id for task in listing.tasks))
+        if not templates:
+            raise JobError(f"PhoneWorld's suite {rollout.suite!r} has no tasks")
+        if not rollout.allow_test_split:
+            try:
+                check_train_tasks(listing.tasks, setting="rollout.allow_test_split")
+            except TestSplitError as exc:
+                raise JobError(f"of {len(listing.tasks)} tasks listed, {exc}") from None
+        self._pool = templates
+        return templates
 
     def _request(
         self, templates: Sequence[str], step: int, round_number: int, groups: int

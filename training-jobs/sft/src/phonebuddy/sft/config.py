@@ -48,6 +48,10 @@ class DataConfig(Section):
         default=0.05, ge=0.0, lt=1.0, description="share of tasks held out for validation"
     )
     split_seed: int = 0
+    allow_test_split: bool = Field(
+        default=False,
+        description="train on PhoneWorld's held-out tasks too (their evaluation is then void)",
+    )
 
 
 class PackingConfig(Section):

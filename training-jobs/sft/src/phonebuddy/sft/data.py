@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from phonebuddy.sft.config import DataConfig, RunSource
 from phonebuddy.storage import StoreError, StoreSettings, open_store
+from phonebuddy.training.splits import TestSplitError, check_train_tasks
 from phonebuddy.trajectories import TrajectoryError, TrajectoryStore
 from phonebuddy.trajectories.export import COLUMNS, ExportError, run_rows
 
@@ -37,6 +38,8 @@ class StepRow:
     episode_id: str
     task_id: str
     template_id: str
+    seed: int | None  # None (and split None) in exports written before they were recorded
+    split: str | None
     category: str
     source: str
     apps: tuple[str, ...]
@@ -54,8 +57,12 @@ class StepRow:
         return [dict(message) for message in self.messages[:-1]]
 
 
+# Columns that exports written before they existed lack; such rows are judged by what they hold.
+_LATER_COLUMNS = frozenset({"seed", "split"})
+
+
 def _row(record: dict[str, Any], where: str) -> StepRow:
-    missing = [name for name in COLUMNS if name not in record]
+    missing = [name for name in COLUMNS if name not in record and name not in _LATER_COLUMNS]
     if missing:
         raise DataError(f"{where}: missing columns {', '.join(missing)}")
     images = tuple(record["images"] or ())
@@ -79,6 +86,8 @@ def _row(record: dict[str, Any], where: str) -> StepRow:
         episode_id=str(record["episode_id"]),
         task_id=str(record["task_id"]),
         template_id=template,
+        seed=None if record.get("seed") is None else int(record["seed"]),
+        split=None if record.get("split") is None else str(record["split"]),
         category=str(record["category"]),
         source=str(record["source"]),
         apps=tuple(str(app) for app in apps),
@@ -159,6 +168,16 @@ def filter_rows(rows: Iterable[StepRow], config: DataConfig) -> list[StepRow]:
             continue
         kept.append(row)
     return kept
+
+
+def refuse_test_split(rows: Sequence[StepRow], config: DataConfig) -> None:
+    """Stop the job if any step is of a PhoneWorld test-split task, unless the config allows it."""
+    if config.allow_test_split:
+        return
+    try:
+        check_train_tasks(rows, setting="data.allow_test_split")
+    except TestSplitError as exc:
+        raise DataError(f"of {len(rows)} training steps, {exc}") from None
 
 
 def split_by_task(

@@ -20,6 +20,7 @@ from phonebuddy.sft.data import (
     StepRow,
     filter_rows,
     load_rows,
+    refuse_test_split,
     split_by_task,
     statistics,
 )
@@ -94,6 +95,7 @@ class Dataset:
 def build_dataset(config: SFTConfig, processing: Processing) -> Dataset:
     loaded = load_rows(config.data)
     rows = filter_rows(loaded, config.data)
+    refuse_test_split(rows, config.data)
     if not rows:
         raise DataError(
             f"no training data left after the filters ({len(loaded)} steps before filtering)"

@@ -14,7 +14,12 @@ from phonebuddy.phoneworld.demonstrations import oracle_actions
 from phonebuddy.phoneworld.tasks.oracle import OracleError
 from phonebuddy.phoneworld.tasks.registry import UnknownTaskError, get_template
 from phonebuddy.phoneworld.tasks.runner import instantiate
-from phonebuddy.phoneworld.tasks.suites import UnknownSuiteError, suite_templates, task_specs
+from phonebuddy.phoneworld.tasks.suites import (
+    SuiteSeedError,
+    UnknownSuiteError,
+    get_suite,
+    task_specs,
+)
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import ErrorCode, OracleReply, OracleRequest, TaskList, TaskQuery
 from phonebuddy.protocol.subjects import WORLD_ORACLE, WORLD_QUEUE, WORLD_TASKS
@@ -46,11 +51,15 @@ class CatalogEndpoint:
     async def tasks(self, query: TaskQuery) -> TaskList:
         try:
             if query.suite is not None:
-                templates = suite_templates(query.suite)
+                suite = get_suite(query.suite)
+                suite.check_seeds(query.seeds)
+                templates = suite.templates
             else:
                 templates = tuple(get_template(template_id) for template_id in query.template_ids)
         except (UnknownSuiteError, UnknownTaskError) as exc:
             raise ServiceError(ErrorCode.UNKNOWN_TASK, str(exc)) from None
+        except SuiteSeedError as exc:
+            raise ServiceError(ErrorCode.INVALID_REQUEST, str(exc)) from None
         if not templates:
             raise ServiceError(ErrorCode.INVALID_REQUEST, "the query selects no task templates")
         if len(templates) * len(query.seeds) > MAX_TASKS:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from phonebuddy.phoneworld.tasks.answers import Expectation, check_answer
 from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.splits import split_of
 from phonebuddy.protocol import Action, Category, Instruction, Source, TaskSpec
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ class TaskTemplate:
             category=self.category,
             apps=self.apps,
             source=Source.SIM,
+            split=split_of(self, seed),
         )
 
 
