@@ -6,21 +6,14 @@ Skipped only on a machine without Chromium (or Playwright) outside CI; in CI it 
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not os.environ.get("CI") and (
-    not CHROMIUM.exists() or importlib.util.find_spec("playwright") is None
-):
-    pytest.skip(
-        "needs /usr/bin/chromium (apt-get install chromium) and playwright (pip)",
-        allow_module_level=True,
-    )
+from phonebuddy.testing.browser import TIMEOUT_MS, launch_chromium, require_chromium
+
+require_chromium()
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
@@ -29,12 +22,7 @@ from phonebuddy.testing import serve_asgi_in_thread  # noqa: E402
 from phonebuddy.trajectories import TrajectoryStore  # noqa: E402
 from phonebuddy.trajectories.viewer import create_viewer  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 SCREENSHOT = Path("/tmp/viewer-episode.png")
-TIMEOUT_MS = 30_000
 
 
 @pytest.fixture(scope="module")
@@ -47,9 +35,7 @@ def viewer_url(stored_demo) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT_MS
-        )
+        browser = launch_chromium(playwright)
         try:
             yield browser
         finally:

@@ -9,7 +9,7 @@ import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
 import typer
 
@@ -46,6 +46,19 @@ class JobResult(Protocol):
 
 
 C = TypeVar("C", bound=JobConfig)
+
+# The options every job's command has, declared once.
+ConfigFileOption = Annotated[
+    Path | None, typer.Option("--config", help="a YAML config file", dir_okay=False)
+]
+PresetOption = Annotated[str | None, typer.Option(help="a bundled config: qwen3_5-4b or tiny-cpu")]
+OverridesOption = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="override a config value: section.key=value (repeatable)"),
+]
+PrintConfigOption = Annotated[
+    bool, typer.Option("--print-config", help="print the resolved config as YAML and exit")
+]
 
 
 def fail(message: str) -> typer.Exit:

@@ -11,7 +11,7 @@ from phonebuddy.trajectories.manifest import (
 )
 from phonebuddy.trajectories.store import TrajectoryError, TrajectoryStore
 from phonebuddy.trajectories.stores import RunStores, StoreNotAllowedError
-from phonebuddy.trajectories.summary import Rate, RunSummary, summarize, wilson
+from phonebuddy.trajectories.summary import Rate, RunSummary, rate_of, summarize, wilson
 
 __all__ = [
     "GroupRecord",
@@ -25,6 +25,7 @@ __all__ = [
     "TrajectoryError",
     "TrajectoryStore",
     "instruction_hash",
+    "rate_of",
     "rubric_key",
     "summarize",
     "wilson",

@@ -34,7 +34,8 @@ def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
     return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
 
 
-def _rate(successes: int, total: int) -> Rate:
+def rate_of(successes: int, total: int) -> Rate:
+    """The rate with its Wilson interval."""
     return Rate(
         episodes=total,
         successes=successes,
@@ -102,7 +103,7 @@ def summarize(manifest: RunManifest, episodes: Iterable[Episode]) -> RunSummary:
         wall = 0.0
 
     def rates(dimension: str) -> dict[str, Rate]:
-        return {key: _rate(*tallies[dimension][key]) for key in sorted(tallies[dimension])}
+        return {key: rate_of(*tallies[dimension][key]) for key in sorted(tallies[dimension])}
 
     by_status = {status: 0 for status in GroupStatus}
     for group in manifest.groups:
@@ -113,7 +114,7 @@ def summarize(manifest: RunManifest, episodes: Iterable[Episode]) -> RunSummary:
         groups_complete=by_status[GroupStatus.COMPLETE],
         groups_failed=by_status[GroupStatus.FAILED],
         groups_pending=by_status[GroupStatus.PENDING],
-        overall=_rate(successes, len(counted)),
+        overall=rate_of(successes, len(counted)),
         by_source=rates("source"),
         by_category=rates("category"),
         by_app=rates("app"),

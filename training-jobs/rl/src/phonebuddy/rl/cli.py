@@ -9,7 +9,6 @@ job with one sentence on stderr and a non-zero exit; SIGTERM writes a checkpoint
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -18,7 +17,14 @@ from phonebuddy.bus import BusError, NatsSettings, RemoteError
 from phonebuddy.rl.config import RLConfig, bundled_config, load_config
 from phonebuddy.rl.trainer import RL_GAUGES, RLResult, train_rl
 from phonebuddy.rollouts import RolloutError
-from phonebuddy.training.command import resolve_config, run_job
+from phonebuddy.training.command import (
+    ConfigFileOption,
+    OverridesOption,
+    PresetOption,
+    PrintConfigOption,
+    resolve_config,
+    run_job,
+)
 from phonebuddy.training.distributed import World
 from phonebuddy.training.metrics import TrainMetrics
 from phonebuddy.training.samples import PromptMismatchError, SampleTooLongError
@@ -34,16 +40,9 @@ _FAILURES = (
 
 @app.callback(invoke_without_command=True)
 def rl(
-    config_file: Annotated[
-        Path | None, typer.Option("--config", help="a YAML config file", dir_okay=False)
-    ] = None,
-    preset: Annotated[
-        str | None, typer.Option(help="a bundled config: qwen3_5-4b or tiny-cpu")
-    ] = None,
-    overrides: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="override a config value: section.key=value (repeatable)"),
-    ] = None,
+    config_file: ConfigFileOption = None,
+    preset: PresetOption = None,
+    overrides: OverridesOption = None,
     base: Annotated[str | None, typer.Option(help="the checkpoint to start from (SFT)")] = None,
     policy_url: Annotated[
         str | None, typer.Option(help="the policy server the broker rolls out with")
@@ -61,9 +60,7 @@ def rl(
         int | None,
         typer.Option(min=1, help="stop (with a checkpoint) after this many steps of this run"),
     ] = None,
-    print_config: Annotated[
-        bool, typer.Option("--print-config", help="print the resolved config as YAML and exit")
-    ] = False,
+    print_config: PrintConfigOption = False,
 ) -> None:
     """GRPO on broker rollouts with a binary task-success reward (RL)."""
     values: dict[str, object] = {}

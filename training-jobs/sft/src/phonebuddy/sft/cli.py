@@ -8,7 +8,6 @@ published as a checkpoint. SIGTERM (a preempted pod) writes a checkpoint and exi
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -16,7 +15,14 @@ import typer
 from phonebuddy.sft.config import SFTConfig, bundled_config, load_config
 from phonebuddy.sft.data import DataError
 from phonebuddy.sft.trainer import TrainResult, train_sft
-from phonebuddy.training.command import resolve_config, run_job
+from phonebuddy.training.command import (
+    ConfigFileOption,
+    OverridesOption,
+    PresetOption,
+    PrintConfigOption,
+    resolve_config,
+    run_job,
+)
 from phonebuddy.training.distributed import World
 from phonebuddy.training.metrics import TrainMetrics
 
@@ -25,16 +31,9 @@ app = typer.Typer(add_completion=False, help=__doc__.split("\n\n")[0])
 
 @app.callback(invoke_without_command=True)
 def sft(
-    config_file: Annotated[
-        Path | None, typer.Option("--config", help="a YAML config file", dir_okay=False)
-    ] = None,
-    preset: Annotated[
-        str | None, typer.Option(help="a bundled config: qwen3_5-4b or tiny-cpu")
-    ] = None,
-    overrides: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="override a config value: section.key=value (repeatable)"),
-    ] = None,
+    config_file: ConfigFileOption = None,
+    preset: PresetOption = None,
+    overrides: OverridesOption = None,
     runs: Annotated[
         list[str] | None,
         typer.Option("--run", help="a run id in the trajectory store (repeatable)"),
@@ -55,9 +54,7 @@ def sft(
         int | None,
         typer.Option(min=1, help="stop (with a checkpoint) after this many steps of this run"),
     ] = None,
-    print_config: Annotated[
-        bool, typer.Option("--print-config", help="print the resolved config as YAML and exit")
-    ] = False,
+    print_config: PrintConfigOption = False,
 ) -> None:
     """Fine-tune a Qwen3.5-VL checkpoint on stored trajectories (SFT)."""
     values: dict[str, object] = {}

@@ -1,0 +1,3 @@
+from phonebuddy.eval.cli import main
+
+main()
