@@ -1,6 +1,6 @@
 """SFT learning on held-out seeds: the tiny Qwen3.5-VL fine-tuned on teacher rollouts of some
-PhoneWorld templates (train seeds) against the untrained model, both rolled out on other seeds
-of the same templates, with Wilson 95 % intervals.
+PhoneWorld templates (train seeds) against the untrained model, both rolled out on PhoneWorld's
+held-out test seeds of the same templates, with Wilson 95 % intervals.
 
 Everything runs for real on one machine: nats-server, PhoneWorld, the scripted teacher and the
 broker in this process; `phonebuddy policy serve` for the untrained and the fine-tuned model, and
@@ -44,6 +44,7 @@ from phonebuddy.phoneworld.tasks.runner import instantiate
 from phonebuddy.phoneworld.world import default_world
 from phonebuddy.policy_model import make_tiny
 from phonebuddy.protocol import (
+    TEST_SEEDS,
     Episode,
     RolloutAccepted,
     RolloutRequest,
@@ -204,7 +205,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--templates", nargs="+", default=list(DEFAULT_TEMPLATES))
     parser.add_argument("--train-seeds", type=int, default=8, help="seeds 0..N-1")
-    parser.add_argument("--eval-seeds", type=int, default=10, help="seeds 1000..1000+N-1")
+    parser.add_argument(
+        "--eval-seeds", type=int, default=10, help="the first N of PhoneWorld's test seeds"
+    )
     parser.add_argument("--max-steps", type=int, default=150, help="optimizer steps")
     parser.add_argument("--step-budget", type=int, default=8)
     parser.add_argument("--max-tokens", type=int, default=64)
@@ -212,7 +215,7 @@ def main() -> None:
     args = parser.parse_args()
     templates = list(args.templates)
     train_seeds = list(range(args.train_seeds))
-    eval_seeds = list(range(1000, 1000 + args.eval_seeds))
+    eval_seeds = list(range(TEST_SEEDS[0], TEST_SEEDS[0] + args.eval_seeds))
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
