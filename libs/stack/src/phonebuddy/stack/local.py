@@ -33,6 +33,9 @@ from phonebuddy.testing import (
     free_port,
     free_port_range,
 )
+from phonebuddy.testing.process import ServerStartError
+
+__all__ = ["LocalStack", "ServerStartError", "ServiceProcess", "registered_services"]
 
 log = logging.getLogger(__name__)
 BUCKET = "phonebuddy"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -31,9 +32,8 @@ from phonebuddy.protocol import (
     TaskSelection,
 )
 from phonebuddy.rollouts import RolloutClient, RunOutcome
-from phonebuddy.stack.local import ServiceProcess
+from phonebuddy.stack.local import ServerStartError, ServiceProcess
 from phonebuddy.storage import StoreSettings, open_store
-from phonebuddy.testing.process import ServerStartError
 from phonebuddy.trajectories import TrajectoryStore
 
 REPORT_JSON, REPORT_HTML = "report.json", "report.html"
@@ -71,6 +71,11 @@ async def serving(
         model = policy.model or await _first_model(policy.url)
         yield PolicyTarget(base_url=policy.url.rstrip("/"), model=model)
         return
+    if importlib.util.find_spec("phonebuddy.policy") is None:
+        raise EvalError(
+            f"serving the checkpoint of policy {policy.name!r} needs the policy server: "
+            "pip install 'phonebuddy-eval[serve]'"
+        )
     model = policy.model or "phonebuddy-policy"
     server = _PolicyServer(
         args=[
