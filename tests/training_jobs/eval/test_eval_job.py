@@ -9,12 +9,16 @@ import asyncio
 import math
 from typing import Any
 
+import pytest
+
 from phonebuddy.eval.stats import mcnemar_exact
 from phonebuddy.protocol import TEST_SEEDS
 from phonebuddy.storage import LocalStore
 from phonebuddy.trajectories import TrajectoryStore
 
 Evaluated = Any  # tests/training_jobs/eval/conftest.py
+# The first test to ask for `evaluated` runs the shared evaluation (~3-6 min on 2 cores).
+pytestmark = pytest.mark.timeout(1200)
 
 
 def _stored(evaluated: Evaluated, run_id: str) -> list:

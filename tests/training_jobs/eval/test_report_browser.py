@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from phonebuddy.testing.browser import TIMEOUT_MS, launch_chromium, require_chromium
 
 require_chromium()
@@ -13,6 +15,7 @@ require_chromium()
 from playwright.sync_api import Route, sync_playwright  # noqa: E402
 
 
+@pytest.mark.timeout(1200)  # it may be the first to ask for the shared evaluation (~3-6 min)
 def test_the_report_renders_offline_with_every_chart_and_link(evaluated: Any) -> None:
     requested: list[str] = []
 
