@@ -13,11 +13,17 @@ template at one seed, where a briefly SFT-ed model is right only some of the tim
 sharpen it towards the rewarded actions. "Does not collapse" is the same comparison read the
 other way: the rate after RL is not below the rate before it.
 
-Measured (2 cores): with --sft-steps 70 the start is near the ceiling (22/24 at T=1 before,
-23/24 after 12 steps: no collapse, no rise to resolve); with 35 it is 0/24 (every group uniform,
-nothing to learn); with 50 it is 10/24 before and 14/24 after (difference CI [-0.11, 0.41]; the
-curve's last third 14/32 vs first third 9/32, CI [-0.08, 0.37]): a rise in the point estimates
-that 12 steps x 8 episodes cannot yet tell from noise.
+Measured (2 cores), token-mean loss: with --sft-steps 70 the start is near the ceiling (22/24 at
+T=1 before, 23/24 after 12 steps at lr 1e-4); with 35 it is 0/24 (every group uniform, nothing
+to learn); with 50 (17/40, or 18/48, before at T=1):
+- lr 1e-4, 30 steps: 18/48 -> 15/48 (difference CI [-0.24, 0.12]); curve flat (first third
+  27/80, last 26/80): the policy barely moves;
+- lr 3e-4, 20 steps: 17/40 -> 0/40 (CI [-0.58, -0.26]); curve 3,2,4,2,1,1,1,0,... (first third
+  13/48, last 1/48): a steady collapse over 9 updates;
+- lr 1e-3, 20 steps: 17/40 -> 0/40; one update (2/8 successes) and every later group fails.
+Failing episodes run to the step budget, so with one sample per step they hold most of a
+group's tokens: under the token-mean the actions a failure shares with a success are pushed
+down on balance. `--loss-agg episode_mean` weighs every episode the same (not yet measured).
 
 Prints one JSON object; progress goes to stderr. About 15 minutes on 2 quiet cores.
 """
@@ -121,7 +127,8 @@ def run_rl(
         f"rollout.tasks_per_step={args.tasks_per_step}", f"rollout.group_size={args.group_size}",
         f"rollout.step_budget={args.step_budget}", "rollout.max_extra_rounds=0",
         f"rollout.max_tokens={args.max_tokens}", f"train.steps={args.rl_steps}",
-        f"optim.lr={args.rl_lr}", f"policy.staging={folder / 'staging'}",
+        f"optim.lr={args.rl_lr}", f"algorithm.loss_agg={args.loss_agg}",
+        f"policy.staging={folder / 'staging'}",
         f"checkpoint.every_steps={args.rl_steps}",
     ]  # fmt: skip
     command = [
@@ -195,6 +202,7 @@ def main() -> None:
     parser.add_argument("--sft-steps", type=int, default=70, help="brief SFT: optimizer steps")
     parser.add_argument("--rl-steps", type=int, default=12)
     parser.add_argument("--rl-lr", type=float, default=1e-4)
+    parser.add_argument("--loss-agg", choices=["token_mean", "episode_mean"], default="token_mean")
     parser.add_argument("--tasks-per-step", type=int, default=1)
     parser.add_argument("--group-size", type=int, default=8)
     parser.add_argument("--probe-episodes", type=int, default=24, help="per seed, before/after")
@@ -257,6 +265,7 @@ def main() -> None:
                     "tasks_per_step": args.tasks_per_step,
                     "group_size": args.group_size,
                     "lr": args.rl_lr,
+                    "loss_agg": args.loss_agg,
                     "last_version_served": served[-1] if served else None,
                     "trained_steps": sum(1 for e in steps if e.get("batch/kept_groups")),
                     "wall_s": rl_s,

@@ -365,3 +365,26 @@ def test_a_masked_episode_packed_with_others_adds_no_gradient(
         policy_loss(log_probs, old, advantages, mask).loss.backward()
         grads.append([p.grad.clone() for p in model.parameters() if p.grad is not None])
     assert all(torch.equal(a, b) for a, b in zip(*grads, strict=True))
+
+
+def test_episode_balancing_weighs_every_episode_the_same() -> None:
+    from phonebuddy.training.grpo import episode_balanced
+
+    # one group: a 2-step success (A=+0.5) and a 6-step failure (A=-0.5), 10 tokens a step
+    ids = ["win"] * 2 + ["lose"] * 6
+    advantages = [0.5] * 2 + [-0.5] * 6
+    counts = [10] * 8
+    balanced = episode_balanced(advantages, ids, counts)
+    token_weight = per_token(balanced, counts)
+    plain = per_token(advantages, counts)
+    # every episode's total token weight is the same size, and they cancel as the group does
+    win, lose = float(token_weight[:20].sum()), float(token_weight[20:].sum())
+    assert math.isclose(win, -lose)
+    assert math.isclose(win, 0.5 * 40)  # the mean episode length (40 tokens) times A
+    # under a plain token-mean the longer failure dominates: an action both episodes took at
+    # each step is pushed down on balance, though the advantages sum to zero per episode
+    assert float(plain.sum()) < 0
+    assert math.isclose(float(token_weight.sum()), 0.0, abs_tol=1e-6)
+    assert episode_balanced([], [], []) == []
+    with pytest.raises(ValueError, match="one advantage"):
+        episode_balanced([1.0], ["a", "b"], [1, 1])

@@ -141,6 +141,30 @@ def per_token(values: Sequence[float], token_counts: Sequence[int]) -> torch.Ten
     return torch.tensor(values, dtype=torch.float32).repeat_interleave(counts)
 
 
+def episode_balanced(
+    advantages: Sequence[float], episode_ids: Sequence[str], token_counts: Sequence[int]
+) -> list[float]:
+    """Per-sample advantages reweighted so that, under the batch token-mean, every episode
+    weighs the same whatever its length: each sample's advantage times (tokens per episode on
+    average) / (its episode's tokens).
+
+    With one sample per action step, a plain token-mean gives a long episode (a failure that
+    runs to the step budget) more weight than a short success of the same group: the actions
+    both share are then pushed down on balance, though the group's advantages sum to zero."""
+    if not len(advantages) == len(episode_ids) == len(token_counts):
+        raise ValueError("one advantage, episode id and token count per sample")
+    per_episode: dict[str, int] = {}
+    for episode, count in zip(episode_ids, token_counts, strict=True):
+        per_episode[episode] = per_episode.get(episode, 0) + count
+    if not per_episode:
+        return []
+    mean = sum(per_episode.values()) / len(per_episode)
+    return [
+        advantage * mean / per_episode[episode]
+        for advantage, episode in zip(advantages, episode_ids, strict=True)
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class PolicyLossConfig:
     clip_ratio_low: float = 0.2

@@ -105,6 +105,11 @@ class AlgorithmConfig(Section):
     clip_high: float = Field(default=0.28, ge=0)
     kl_coef: float = Field(default=0.0, ge=0, description="k3 KL to the initial model; 0 = off")
     scale_by_std: bool = False
+    loss_agg: Literal["token_mean", "episode_mean"] = Field(
+        default="token_mean",
+        description="token_mean: every sampled token weighs the same (the paper's); "
+        "episode_mean: every episode weighs the same whatever its number of steps",
+    )
 
 
 class OptimConfig(Section):

@@ -50,6 +50,7 @@ from phonebuddy.training.grpo import (
     FillStatus,
     PolicyLossConfig,
     Selection,
+    episode_balanced,
     merge_metrics,
     per_token,
     policy_loss,
@@ -439,6 +440,12 @@ class RLTrainer:
                     )
                     samples += steps
                     advantages += [advantage[episode.episode_id]] * len(steps)
+        if self.config.algorithm.loss_agg == "episode_mean":
+            advantages = episode_balanced(
+                advantages,
+                [sample.episode_id for sample in samples],
+                [len(sample.sample.token_ids) for sample in samples],
+            )
         return samples, advantages
 
     # ---- the update ----
