@@ -17,7 +17,8 @@ from phonebuddy.storage import LocalStore
 from phonebuddy.trajectories import TrajectoryStore
 
 Evaluated = Any  # tests/training_jobs/eval/conftest.py
-# The first test to ask for `evaluated` runs the shared evaluation (~3-6 min on 2 cores).
+# The first test to ask for `evaluated` runs the shared evaluation (46 s on 2 quiet cores, 6 min
+# on busy ones).
 pytestmark = pytest.mark.timeout(1200)
 
 

@@ -15,7 +15,7 @@ require_chromium()
 from playwright.sync_api import Route, sync_playwright  # noqa: E402
 
 
-@pytest.mark.timeout(1200)  # it may be the first to ask for the shared evaluation (~3-6 min)
+@pytest.mark.timeout(1200)  # it may run the shared evaluation first (46 s-6 min)
 def test_the_report_renders_offline_with_every_chart_and_link(evaluated: Any) -> None:
     requested: list[str] = []
 

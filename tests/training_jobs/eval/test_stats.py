@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from phonebuddy.eval.stats import mcnemar_exact, paired_bootstrap, rate
+from phonebuddy.eval.stats import mcnemar_exact, paired_bootstrap
+from phonebuddy.trajectories import rate_of as rate
 
 
 def test_mcnemar_exact_is_the_two_sided_binomial_tail() -> None:

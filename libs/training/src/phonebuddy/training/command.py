@@ -61,6 +61,11 @@ PrintConfigOption = Annotated[
 ]
 
 
+def given_options(*pairs: tuple[str, object]) -> dict[str, object]:
+    """(dotted config key, option value) for the options given on the command line (not None)."""
+    return {key: value for key, value in pairs if value is not None}
+
+
 def fail(message: str) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -131,3 +131,25 @@ def bundled_config(configs_dir: Path, name: str) -> Path:
         known = ", ".join(sorted(p.stem for p in configs_dir.glob("*.yaml")))
         raise ConfigError(f"no bundled config {name!r}; known: {known}")
     return path
+
+
+class JobConfigFiles(Generic[ConfigT]):
+    """A job's config files: its model, its name in errors and its bundled presets, giving the
+    `load_config` and `bundled_config` its command uses."""
+
+    def __init__(self, model: type[ConfigT], label: str, configs_dir: Path) -> None:
+        self.model, self.label, self.configs_dir = model, label, configs_dir
+
+    def load(
+        self,
+        path: str | Path | None = None,
+        overrides: Sequence[str] = (),
+        *,
+        values: Mapping[str, Any] | None = None,
+    ) -> ConfigT:
+        """Defaults, then the YAML file at `path`, then `values` (dotted keys), then
+        `overrides`."""
+        return load_config(self.model, self.label, path, overrides, values=values)
+
+    def bundled(self, name: str) -> Path:
+        return bundled_config(self.configs_dir, name)

@@ -23,7 +23,6 @@ from phonebuddy.bus import BusError, NatsSettings, RemoteError
 from phonebuddy.eval.config import EvalConfig, bundled_config, load_config
 from phonebuddy.eval.report import EvalReport
 from phonebuddy.eval.runner import EvalError, run_eval
-from phonebuddy.eval.stats import Rate
 from phonebuddy.protocol import RunProgress
 from phonebuddy.rollouts import RolloutError
 from phonebuddy.rollouts.report import ProgressBar
@@ -34,9 +33,11 @@ from phonebuddy.training.command import (
     PresetOption,
     PrintConfigOption,
     fail,
+    given_options,
     resolve_config,
 )
 from phonebuddy.training.config import ConfigError
+from phonebuddy.trajectories import Rate
 
 app = typer.Typer(add_completion=False, help=__doc__.split("\n\n")[0])
 
@@ -117,20 +118,15 @@ def eval_(
     quiet: Annotated[bool, typer.Option(help="no progress bars")] = False,
 ) -> None:
     """Evaluate policies on held-out tasks and compare them (success with intervals)."""
-    values: dict[str, object] = {}
     given = (
         [{"name": n, "url": t} for n, t in _named(policy, "--policy")]
         + [{"name": n, "checkpoint": t} for n, t in _named(checkpoint, "--checkpoint")]
         + [{"name": n, "endpoint": t} for n, t in _named(endpoint, "--endpoint")]
     )
-    if given:
-        values["policies"] = given
-    for key, value in (
-        ("tasks.suites", suite), ("tasks.seeds", seeds), ("tasks.sources", source),
-        ("report.output", output),
-    ):  # fmt: skip
-        if value:
-            values[key] = value
+    values = given_options(
+        ("policies", given or None), ("tasks.suites", suite), ("tasks.seeds", seeds),
+        ("tasks.sources", source), ("report.output", output),
+    )  # fmt: skip
     config: EvalConfig = resolve_config(
         load_config, bundled_config, config_file=config_file, preset=preset,
         overrides=overrides, values=values,

@@ -7,17 +7,14 @@ space as training. Evaluation never samples train seeds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
 from phonebuddy.protocol import EVAL_STEP_BUDGET, TEST_SEEDS, Source
 from phonebuddy.protocol.tasks import MAX_STEP_BUDGET
-from phonebuddy.training.config import Section, to_yaml
-from phonebuddy.training.config import bundled_config as bundled_job_config
-from phonebuddy.training.config import load_config as load_job_config
+from phonebuddy.training.config import JobConfigFiles, Section, to_yaml
 
 CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
 _NAME = r"^[a-z0-9][a-z0-9_.\-]*$"
@@ -130,15 +127,6 @@ class EvalConfig(Section):
         return to_yaml(self)
 
 
-def load_config(
-    path: str | Path | None = None,
-    overrides: Sequence[str] = (),
-    *,
-    values: Mapping[str, Any] | None = None,
-) -> EvalConfig:
-    """Defaults, then the YAML file at `path`, then `values` (dotted keys), then `overrides`."""
-    return load_job_config(EvalConfig, "eval", path, overrides, values=values)
-
-
-def bundled_config(name: str) -> Path:
-    return bundled_job_config(CONFIGS_DIR, name)
+_FILES = JobConfigFiles(EvalConfig, "eval", CONFIGS_DIR)
+load_config = _FILES.load
+bundled_config = _FILES.bundled

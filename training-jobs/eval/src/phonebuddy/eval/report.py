@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from phonebuddy.eval.scoring import Comparison, PolicyScore
-from phonebuddy.eval.stats import Rate
+from phonebuddy.trajectories import Rate
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1")
 CATEGORY_ORDER = ("overall", "single_app", "cross_app", "mini_program")

@@ -29,9 +29,10 @@ from phonebuddy.protocol import (
     SamplingSpec,
     Source,
     SourceMix,
+    Split,
     TaskSelection,
 )
-from phonebuddy.rollouts import RolloutClient, RunOutcome
+from phonebuddy.rollouts import RolloutClient
 from phonebuddy.stack.local import ServerStartError, ServiceProcess
 from phonebuddy.storage import StoreSettings, open_store
 from phonebuddy.trajectories import TrajectoryStore
@@ -48,15 +49,6 @@ class Published:
     report: EvalReport
     json_url: str
     html_url: str
-
-
-ProgressHook = Callable[[str, RunOutcome | None], None]
-
-
-class _PolicyServer(ServiceProcess):
-    def __init__(self, *, args: Sequence[str], work_dir: Path, host: str, ready_s: float) -> None:
-        super().__init__(name="policy", args=args, env={}, work_dir=work_dir, host=host)
-        self.ready_timeout_s = ready_s
 
 
 @contextlib.asynccontextmanager
@@ -77,14 +69,15 @@ async def serving(
             "pip install 'phonebuddy-eval[serve]'"
         )
     model = policy.model or "phonebuddy-policy"
-    server = _PolicyServer(
+    server = ServiceProcess(
+        name="policy",
         args=[
             "policy", "serve", "--model", policy.checkpoint, "--backend", config.serve.backend,
             "--served-model-name", model, "--model-version", f"{config.name}-{policy.name}",
         ],
-        work_dir=work_dir / f"policy-{policy.name}", host=config.serve.host,
-        ready_s=config.serve.ready_timeout_s,
+        env={}, work_dir=work_dir / f"policy-{policy.name}", host=config.serve.host,
     )  # fmt: skip
+    server.ready_timeout_s = config.serve.ready_timeout_s
     try:
         async with server:
             yield PolicyTarget(base_url=f"{server.url}/v1", model=model)
@@ -135,7 +128,7 @@ async def _episodes(store_url: str, run_id: str) -> list[Episode]:
 
 def _held_out_check(episodes: Sequence[Episode], run_id: str) -> None:
     """Evaluation never scores a train task: PhoneWorld stamps each task's split."""
-    leaked = sorted({e.task.template_id for e in episodes if e.task.split == "train"})
+    leaked = sorted({e.task.template_id for e in episodes if e.task.split is Split.TRAIN})
     if leaked:
         raise EvalError(f"run {run_id} holds train-split tasks ({', '.join(leaked[:5])})")
 

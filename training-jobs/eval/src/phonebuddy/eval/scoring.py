@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
-from phonebuddy.eval.stats import Rate, mcnemar_exact, paired_bootstrap, rate
+from phonebuddy.eval.stats import mcnemar_exact, paired_bootstrap
 from phonebuddy.protocol import Episode, EpisodeStatus
+from phonebuddy.trajectories import Rate, rate_of
 
 UNSCORED = (EpisodeStatus.ENV_ERROR, EpisodeStatus.POLICY_ERROR)
 
@@ -110,7 +111,7 @@ def _rates(items: Iterable[tuple[str, bool]]) -> dict[str, Rate]:
     for key, won in items:
         tally[key][0] += int(won)
         tally[key][1] += 1
-    return {key: rate(*tally[key]) for key in sorted(tally)}
+    return {key: rate_of(*tally[key]) for key in sorted(tally)}
 
 
 def viewer_link(viewer_url: str, episode: Episode) -> str:
@@ -150,7 +151,7 @@ def score_policy(
         target=target,
         versions=sorted({r.episode.policy.version for r in results}),
         runs=sorted({r.episode.run_id for r in results}),
-        overall=rate(len(wins), len(scored)),
+        overall=rate_of(len(wins), len(scored)),
         by_category=_rates((r.episode.task.category.value, r.success) for r in scored),
         by_app=_rates((app, r.success) for r in scored for app in r.episode.task.apps),
         by_source=_rates((r.episode.task.source.value, r.success) for r in scored),

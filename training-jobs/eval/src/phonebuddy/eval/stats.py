@@ -1,5 +1,6 @@
-"""The statistics a report rests on: Wilson intervals for rates, and for two policies on the same
-tasks an exact McNemar test and a paired-bootstrap interval for the difference in success."""
+"""The statistics a comparison rests on: for two policies on the same tasks, an exact McNemar test
+and a paired-bootstrap interval for the difference in success (rates and their Wilson intervals
+are `phonebuddy.trajectories.rate_of`)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-
-from phonebuddy.trajectories import Rate, rate_of
-
-__all__ = ["Rate", "mcnemar_exact", "paired_bootstrap", "rate"]
-
-rate = rate_of  # successes of episodes, with the Wilson interval
 
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:

@@ -22,6 +22,7 @@ from phonebuddy.training.command import (
     OverridesOption,
     PresetOption,
     PrintConfigOption,
+    given_options,
     resolve_config,
     run_job,
 )
@@ -63,13 +64,10 @@ def rl(
     print_config: PrintConfigOption = False,
 ) -> None:
     """GRPO on broker rollouts with a binary task-success reward (RL)."""
-    values: dict[str, object] = {}
-    for key, value in (
+    values = given_options(
         ("model.base", base), ("policy.url", policy_url), ("rollout.mix", mix),
         ("rollout.max_staleness", max_staleness), ("checkpoint.output", output),
-    ):  # fmt: skip
-        if value is not None:
-            values[key] = value
+    )  # fmt: skip
     config = resolve_config(
         load_config, bundled_config, config_file=config_file, preset=preset,
         overrides=overrides, values=values,

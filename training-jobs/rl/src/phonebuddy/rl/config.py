@@ -7,9 +7,8 @@ no KL, LR 1e-6 constant, grad clip 1.0, one optimizer step per RL step, 50 steps
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -17,13 +16,12 @@ from phonebuddy.protocol import SourceMix
 from phonebuddy.protocol.tasks import TRAIN_SEEDS, TRAIN_STEP_BUDGET
 from phonebuddy.training.config import (
     CheckpointConfig,
+    JobConfigFiles,
     MetricsPortConfig,
     ModelConfig,
     Section,
     to_yaml,
 )
-from phonebuddy.training.config import bundled_config as bundled_job_config
-from phonebuddy.training.config import load_config as load_job_config
 from phonebuddy.training.splits import check_train_seeds
 
 CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
@@ -149,15 +147,6 @@ class RLConfig(Section):
         return to_yaml(self)
 
 
-def load_config(
-    path: str | Path | None = None,
-    overrides: Sequence[str] = (),
-    *,
-    values: Mapping[str, Any] | None = None,
-) -> RLConfig:
-    """Defaults, then the YAML file at `path`, then `values` (dotted keys), then `overrides`."""
-    return load_job_config(RLConfig, "RL", path, overrides, values=values)
-
-
-def bundled_config(name: str) -> Path:
-    return bundled_job_config(CONFIGS_DIR, name)
+_FILES = JobConfigFiles(RLConfig, "RL", CONFIGS_DIR)
+load_config = _FILES.load
+bundled_config = _FILES.bundled

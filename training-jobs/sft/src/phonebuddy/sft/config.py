@@ -8,22 +8,20 @@ reached by gradient accumulation, gradient clipping at 1.0, bf16 on GPU and fp32
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
 from phonebuddy.protocol import Category, Source
 from phonebuddy.training.config import (
     CheckpointConfig,
+    JobConfigFiles,
     MetricsPortConfig,
     ModelConfig,
     Section,
     to_yaml,
 )
-from phonebuddy.training.config import bundled_config as bundled_job_config
-from phonebuddy.training.config import load_config as load_job_config
 
 
 class RunSource(Section):
@@ -107,19 +105,10 @@ class SFTConfig(Section):
         return to_yaml(self)
 
 
-def load_config(
-    path: str | Path | None = None,
-    overrides: Sequence[str] = (),
-    *,
-    values: Mapping[str, Any] | None = None,
-) -> SFTConfig:
-    """Defaults, then the YAML file at `path`, then `values` (dotted keys), then `overrides`."""
-    return load_job_config(SFTConfig, "SFT", path, overrides, values=values)
-
-
 ConfigName = Literal["qwen3_5-4b", "tiny-cpu"]
 CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
 
 
-def bundled_config(name: str) -> Path:
-    return bundled_job_config(CONFIGS_DIR, name)
+_FILES = JobConfigFiles(SFTConfig, "SFT", CONFIGS_DIR)
+load_config = _FILES.load
+bundled_config = _FILES.bundled

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from phonebuddy.protocol import TEST_SEEDS, TRAIN_SEEDS, Split, seed_split
+from phonebuddy.protocol import Split, seed_split
 
 if TYPE_CHECKING:
     from phonebuddy.phoneworld.tasks.base import TaskTemplate
@@ -51,8 +51,6 @@ HELD_OUT_TEMPLATES: frozenset[str] = frozenset(
 __all__ = [
     "HELD_OUT_APPS",
     "HELD_OUT_TEMPLATES",
-    "TEST_SEEDS",
-    "TRAIN_SEEDS",
     "held_out_reason",
     "split_of",
 ]
