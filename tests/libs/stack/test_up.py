@@ -15,6 +15,7 @@ import pytest
 
 from phonebuddy.bus import NatsSettings, PermissionDeniedError, connect
 from phonebuddy.bus.permissions import CLIENT
+from phonebuddy.phoneworld.adb.task_setup import TASK_SETUP_ACTION
 from phonebuddy.protocol import Source
 from phonebuddy.protocol.env import Lease, LeaseRequest
 from phonebuddy.protocol.subjects import ROLLOUT_STREAM, env_lease_subject
@@ -102,6 +103,15 @@ async def check_endpoints_answer(info: StackInfo) -> None:
         assert response.json()["model_version"].startswith("tiny-policy-seed0@")
     # The gateway knows PhoneWorld's app names, so `open("Notes")` works on its phones.
     assert "Notes=com.pw.notes" in info.env["PHONEBUDDY_GATEWAY_APPS"]
+    # Its phones get their task's start state, and the judge's model is PhoneWorld's
+    # ground-truth grader (no judge model runs here), which answers on PhoneWorld's port.
+    assert info.env["PHONEBUDDY_GATEWAY_TASK_SETUP_ACTION"] == TASK_SETUP_ACTION
+    assert info.env["PHONEBUDDY_JUDGE_TASK_METADATA"] == "true"
+    grader_url = info.env["PHONEBUDDY_JUDGE_GRADER_BASE_URL"]
+    assert grader_url.startswith(info.endpoint("phoneworld").url)
+    async with httpx.AsyncClient(base_url=grader_url) as client:
+        models = (await client.get("/models")).json()
+    assert [m["id"] for m in models["data"]] == [info.env["PHONEBUDDY_JUDGE_GRADER_MODEL"]]
     for service in ("phoneworld", "device-gateway", "policy", "teacher", "judge", "broker"):
         async with httpx.AsyncClient(base_url=info.endpoint(service).url) as client:
             assert (await client.get("/readyz")).status_code == 200

@@ -1,5 +1,6 @@
 """The gateway end to end: real NATS, a real adb server, real adbutils, PhoneWorld phones over
-ADB. Lease, reset, observe, act, tasks checked by PhoneWorld's own verifier, safe typing."""
+ADB. Lease, reset (and the task set-up broadcast), observe, act, tasks checked by PhoneWorld's
+own verifier, safe typing."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 
 from phonebuddy.bus import RemoteError
 from phonebuddy.device_gateway.phone import png_size
+from phonebuddy.phoneworld.adb.task_setup import TASK_SETUP_ACTION
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.tasks.registry import get_template
-from phonebuddy.phoneworld.tasks.runner import instantiate
+from phonebuddy.phoneworld.tasks.runner import instantiate, start
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import (
     Answer,
@@ -152,6 +154,38 @@ async def test_reset_clears_the_tasks_apps_and_goes_home(
         await gateway.reset(lease, instance.spec)
         assert device.state["apps"]["com.pw.notes"]["notes"] == fresh_notes
         assert device.foreground is None
+
+
+async def test_with_a_setup_action_reset_gives_the_phone_its_tasks_start_state(
+    start_world, start_gateway, world
+) -> None:
+    instance = instantiate(get_template("settings.toggle"), world, 5, language="en")
+    sim = Device(world)
+    expected = start(sim, instance)
+    async with (
+        start_world(devices=1) as phones,
+        start_gateway(phones.addresses, task_setup_action=TASK_SETUP_ACTION) as gateway,
+    ):
+        [address] = phones.addresses
+        lease = await gateway.lease()
+        await gateway.act(lease, Open(text="Notes"))
+        await gateway.reset(lease, instance.spec)
+        assert phones.device(address).snapshot() == expected
+
+
+async def test_a_phone_without_the_setup_receiver_refuses_the_task(
+    start_world, start_gateway, world
+) -> None:
+    async with (
+        start_world(devices=1) as phones,
+        start_gateway(phones.addresses, task_setup_action="com.example.NO_RECEIVER") as gateway,
+    ):
+        instance = instantiate(get_template("settings.toggle"), world, 0, language="en")
+        lease = await gateway.lease()
+        with pytest.raises(RemoteError) as raised:
+            await gateway.reset(lease, instance.spec)
+        assert raised.value.code == ErrorCode.UNSUPPORTED
+        assert "no receiver for the set-up intent" in raised.value.message
 
 
 async def test_verify_is_unsupported_for_real_devices(start_world, start_gateway) -> None:

@@ -118,5 +118,6 @@ def test_the_judge_registers_its_command_and_its_place_in_the_local_stack() -> N
     spec = service.load()
     # It judges runs in the stack's store and, for `phonebuddy rollout --out DIR`, in your home.
     assert spec["args"] == ["judge", "serve", "--store-root", "local:~"]
-    assert spec["after"] == ["policy"]
+    # After PhoneWorld, whose ground-truth grader the stack's judge uses as its model.
+    assert spec["after"] == ["phoneworld", "policy"]
     assert spec["name"] == "judge"

@@ -387,3 +387,24 @@ async def test_requests_ask_for_json_and_carry_the_settings(
     assert grader.headers["authorization"] == "Bearer g-key"
     assert (grader.body["max_tokens"], grader.body["temperature"]) == (300, 0.1)
     assert "response_format" not in grader_plain.body
+    assert "metadata" not in writer.body
+    assert "metadata" not in grader.body  # a real model hears nothing about the task
+
+
+async def test_with_task_metadata_only_the_grader_hears_which_task_and_verdicts_name_models(
+    demo: DemoFactory, trajectories: TrajectoryStore
+) -> None:
+    episode = await put_demo(trajectories, demo("notes.pin"))
+    async with ScriptedLLM(by_role(rubric=rubric_reply(), grader=all_pass())) as llm:
+        settings = judge_settings(llm.base_url, task_metadata=True)
+        async with Judge.from_settings(settings, trajectories) as judge:
+            verdict, _ = await judge.grade(episode)
+    writer, grader = llm.requests
+    assert "metadata" not in writer.body
+    assert grader.body["metadata"] == {
+        "phonebuddy_template_id": "notes.pin",
+        "phonebuddy_seed": str(episode.task.seed),
+        "phonebuddy_language": episode.task.language,
+    }
+    assert verdict.success
+    assert verdict.details["models"] == {"rubric": WRITER, "grader": GRADER}

@@ -7,14 +7,21 @@ import pytest
 from openai import AsyncOpenAI
 
 from phonebuddy.agent import ParsedAction, message_text, mobile_use_tool, parse_output
-from phonebuddy.agent.client import TEMPLATE_KEY, teacher_metadata
+from phonebuddy.agent.client import teacher_metadata
 from phonebuddy.bus import NatsSettings, connect
 from phonebuddy.phoneworld.service.app import create_app as create_world
 from phonebuddy.phoneworld.service.settings import WorldSettings
 from phonebuddy.policy.app import create_app
 from phonebuddy.policy.settings import PolicySettings
 from phonebuddy.policy.teacher_backend import TeacherBackend
-from phonebuddy.protocol import OracleReply, OracleRequest, TaskList, TaskQuery, Terminate
+from phonebuddy.protocol import (
+    TEMPLATE_KEY,
+    OracleReply,
+    OracleRequest,
+    TaskList,
+    TaskQuery,
+    Terminate,
+)
 from phonebuddy.protocol.subjects import WORLD_ORACLE, WORLD_TASKS
 from phonebuddy.testing import NatsServer, serve_asgi
 

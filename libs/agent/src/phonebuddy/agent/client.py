@@ -27,16 +27,13 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from phonebuddy.agent.chat_format import IM_END, render_completion
 from phonebuddy.agent.parsing import ParsedOutput, parse_output
 from phonebuddy.agent.prompt import ROLLOUT_ENABLE_THINKING, Prompt
-from phonebuddy.protocol import FrameRef, TaskSpec
+from phonebuddy.protocol import FrameRef, TaskSpec, task_metadata
 from phonebuddy.protocol.episodes import SampledTokens, token_ids_sha256
 
 VERSION_HEADER = "x-phonebuddy-model-version"
-# Request metadata that identifies the task and the step, sent only to a scripted teacher (it
-# plays the task's oracle, which PhoneWorld derives from the template, seed and language). A
-# model endpoint gets nothing about the task beyond the prompt: no parameters, no answers.
-TEMPLATE_KEY = "phonebuddy_template_id"
-SEED_KEY = "phonebuddy_seed"
-LANGUAGE_KEY = "phonebuddy_language"
+# The step index, sent with the task's metadata (protocol.task_metadata) only to a scripted
+# teacher: it plays the task's oracle, which PhoneWorld derives from the template, seed and
+# language. A model endpoint gets nothing about the task beyond the prompt.
 STEP_KEY = "phonebuddy_step"
 
 
@@ -58,12 +55,7 @@ class PolicyEndpoint(BaseModel):
 
 def teacher_metadata(task: TaskSpec, step: int) -> dict[str, str]:
     """What identifies a task and step to the teacher: nothing of its parameters or answers."""
-    return {
-        TEMPLATE_KEY: task.template_id,
-        SEED_KEY: str(task.seed),
-        LANGUAGE_KEY: task.language,
-        STEP_KEY: str(step),
-    }
+    return {**task_metadata(task), STEP_KEY: str(step)}
 
 
 class Sampling(BaseModel):

@@ -58,6 +58,9 @@ from phonebuddy.protocol.rollout import (
 )
 from phonebuddy.protocol.tasks import (
     EVAL_STEP_BUDGET,
+    LANGUAGE_KEY,
+    SEED_KEY,
+    TEMPLATE_KEY,
     TEST_SEEDS,
     TRAIN_SEEDS,
     TRAIN_STEP_BUDGET,
@@ -67,13 +70,17 @@ from phonebuddy.protocol.tasks import (
     Split,
     TaskSpec,
     seed_split,
+    task_metadata,
 )
 
 __all__ = [
     "ACTION_NAMES",
     "EVAL_STEP_BUDGET",
     "FINAL_ACTIONS",
+    "LANGUAGE_KEY",
     "NORMALIZED_MAX",
+    "SEED_KEY",
+    "TEMPLATE_KEY",
     "TEST_SEEDS",
     "TOOL_NAME",
     "TRAIN_SEEDS",
@@ -136,6 +143,7 @@ __all__ = [
     "parse_action",
     "parse_tool_call",
     "seed_split",
+    "task_metadata",
     "to_arguments",
     "to_pixels",
     "to_tool_call",

@@ -97,3 +97,16 @@ class TaskSpec(BaseModel):
     @property
     def instruction_text(self) -> str:
         return self.instruction.zh if self.language == "zh" else self.instruction.en
+
+
+# Request metadata that names a PhoneWorld task, sent only to scripted stand-ins at the model
+# boundary (the teacher, the ground-truth grader), which derive everything else from PhoneWorld.
+# A model endpoint gets nothing about the task beyond the prompt: no parameters, no answers.
+TEMPLATE_KEY = "phonebuddy_template_id"
+SEED_KEY = "phonebuddy_seed"
+LANGUAGE_KEY = "phonebuddy_language"
+
+
+def task_metadata(task: TaskSpec) -> dict[str, str]:
+    """What identifies `task` to a PhoneWorld stand-in: nothing of its parameters or answers."""
+    return {TEMPLATE_KEY: task.template_id, SEED_KEY: str(task.seed), LANGUAGE_KEY: task.language}

@@ -53,7 +53,8 @@ class ServiceProcess(ManagedProcess):
     "secrets" (variables the stack fills with fresh random tokens before any service starts)
     and "exports" (variables set once it runs, e.g. {"PHONEBUDDY_POLICY_URL": "{url}/v1"}; a
     template may also name the stack's variables: "{env[PHONEBUDDY_POLICY_API_KEY]}") and
-    "defaults" (the same, as a group, unless the user's environment sets any of them) and
+    "defaults" (the same, as a group, unless the user's environment sets any of them; a list
+    of such groups is taken group by group) and
     "nats_user" (its NATS user in `phonebuddy.bus.permissions`, by default its name; None for
     a service that does not use NATS)."""
 
@@ -202,10 +203,11 @@ class LocalStack:
             self._add(spec["name"], service.url, service.pid, spec["description"])
             for name, template in spec.get("exports", {}).items():
                 self.env[name] = template.format(url=service.url, env=self.env)
-            defaults = spec.get("defaults", {})
-            if not any(name in os.environ for name in defaults):  # the user's own settings win
-                for name, template in defaults.items():
-                    self.env[name] = template.format(url=service.url, env=self.env)
+            groups = spec.get("defaults", {})
+            for defaults in [groups] if isinstance(groups, dict) else groups:
+                if not any(name in os.environ for name in defaults):  # the user's settings win
+                    for name, template in defaults.items():
+                        self.env[name] = template.format(url=service.url, env=self.env)
 
         write_stack(self.info(), self.stack_file)
         self._exit.callback(self.stack_file.unlink, missing_ok=True)
@@ -242,6 +244,9 @@ class LocalStack:
             "PHONEBUDDY_WORLD_ADB_REGISTER": f"{adb.host}:{adb.port}",
             "PHONEBUDDY_GATEWAY_ADB_SERVER": f"{adb.host}:{adb.port}",
             "PHONEBUDDY_GATEWAY_SERIALS": serials,
+            # No judge model runs here: PhoneWorld's ground-truth grader stands in for it, for
+            # these PhoneWorld phones only (PhoneWorld's stack entry points the judge at it).
+            "PHONEBUDDY_WORLD_GROUND_TRUTH_JUDGE": "true",
         }
 
     async def _start_s3(self) -> None:

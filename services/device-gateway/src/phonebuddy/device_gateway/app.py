@@ -38,6 +38,7 @@ def build_pool(settings: GatewaySettings, metrics: GatewayMetrics) -> DevicePool
         adb_keyboard_ime=settings.adb_keyboard_ime,
         protected_packages=frozenset(settings.protected_packages),
         launcher_packages=frozenset(settings.launcher_packages),
+        task_setup_action=settings.task_setup_action,
     )
     pool_options = PoolOptions(
         instance_id=settings.instance_id,

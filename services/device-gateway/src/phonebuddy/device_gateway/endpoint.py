@@ -6,7 +6,9 @@ verbs on them. Leases, TTLs, locking, lost devices and the NATS subjects are the
 responder: a caller then learns at once that real devices have no ground truth (episodes are
 graded by the rubric judge), instead of a no-responders error that looks like a dead instance
 and invites retries elsewhere. Nothing here runs a command that a request spells out: every verb
-maps to fixed command templates in `phone` and `actions`.
+maps to fixed command templates in `phone` and `actions`. With a task set-up action configured
+(PhoneWorld's phones), `reset` also broadcasts it with the task's template, seed and language and
+answers `unsupported` when the phone's receiver does not set the task up.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Sequence
 
 from phonebuddy.bus import ServiceError
 from phonebuddy.device_gateway.metrics import GatewayMetrics
-from phonebuddy.device_gateway.phone import Observed, Phone, UnknownPackageError
+from phonebuddy.device_gateway.phone import Observed, Phone, TaskSetupError, UnknownPackageError
 from phonebuddy.device_gateway.pool import DevicePool
 from phonebuddy.env_endpoint import EnvBackend
 from phonebuddy.protocol import ErrorCode, ScreenSize, Source
@@ -72,6 +74,11 @@ class GatewayBackend(EnvBackend):
             raise ServiceError(ErrorCode.UNKNOWN_APP, str(exc)) from None
         slot.task_packages = tuple(packages)
         await slot.phone.reset(packages)
+        task = request.task
+        try:
+            await slot.phone.setup_task(task.template_id, task.seed, task.language)
+        except TaskSetupError as exc:
+            raise ServiceError(ErrorCode.UNSUPPORTED, str(exc)) from None
         observed = await self._observe(slot.phone, request.image_format, ui_tree=True)
         return messages.ObserveReply(observation=observed.observation, frame=observed.frame)
 

@@ -39,6 +39,10 @@ _WM_SIZE = re.compile(r"(Override|Physical) size: (\d+)x(\d+)")
 _FOCUS = re.compile(r"mCurrentFocus=Window\{[^}]*?\s(?P<package>[\w.]+)/[^\s}]+\}")
 _FOCUSED_APP = re.compile(r"mFocusedApp=.*?ActivityRecord\{[^}]*?\s(?P<package>[\w.]+)/")
 _HOME_ACTIVITY = re.compile(r"^(?P<package>[\w.]+)/", re.MULTILINE)
+_BROADCAST_RESULT = re.compile(
+    r'Broadcast completed: result=(?P<code>-?\d+)(?:, data="(?P<data>.*)")?'
+)
+RESULT_OK = -1
 DEFAULT_PROTECTED = (
     "android",
     "com.android.systemui",
@@ -67,6 +71,15 @@ class UnknownPackageError(Exception):
         super().__init__(f"device {serial} has no app {', '.join(self.packages)}")
 
 
+class TaskSetupError(Exception):
+    """The phone's task set-up receiver did not answer RESULT_OK."""
+
+    def __init__(self, serial: str, reason: str) -> None:
+        self.serial = serial
+        self.reason = reason
+        super().__init__(f"device {serial} could not set up the task: {reason}")
+
+
 @dataclass(frozen=True)
 class PhoneOptions:
     apps: AppTable
@@ -75,6 +88,7 @@ class PhoneOptions:
     adb_keyboard_ime: str | None = None
     protected_packages: frozenset[str] = frozenset(DEFAULT_PROTECTED)
     launcher_packages: frozenset[str] = frozenset()
+    task_setup_action: str | None = None
 
 
 @dataclass(frozen=True)
@@ -293,6 +307,23 @@ class Phone:
         await self.link.shell_line(joined(commands, "; "))
         if self.options.settle_s:
             await asyncio.sleep(self.options.settle_s)
+
+    async def setup_task(self, template_id: str, seed: int, language: str) -> None:
+        """Broadcast the task set-up intent, if the gateway has one, and require RESULT_OK."""
+        action = self.options.task_setup_action
+        if action is None:
+            return
+        argv: Argv = (
+            "am", "broadcast", "-a", action, "--es", "template_id", template_id,
+            "--ei", "seed", str(seed), "--es", "language", language,
+        )  # fmt: skip
+        result = await self.link.shell_line(command_line(argv))
+        match = _BROADCAST_RESULT.search(result.text)
+        if match is None:
+            raise TaskSetupError(self.serial, f"unexpected answer {result.text.strip()[:200]!r}")
+        if int(match["code"]) != RESULT_OK:
+            detail = match["data"] or "no receiver for the set-up intent on this phone"
+            raise TaskSetupError(self.serial, f"result={match['code']}: {detail}")
 
     async def tidy(self, packages: Sequence[str]) -> None:
         """After a lease: stop what the last task used and go home (data stays)."""

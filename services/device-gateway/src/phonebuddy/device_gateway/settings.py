@@ -84,6 +84,15 @@ class GatewaySettings(BaseSettings):
     protected_packages: CommaList = DEFAULT_PROTECTED
     launcher_packages: CommaList = DEFAULT_LAUNCHERS
     max_adb_threads: int = Field(default=64, ge=2, le=1024)
+    task_setup_action: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z][A-Za-z0-9_.]*$",
+        description=(
+            "intent action of the phones' task set-up receiver: after resetting the task's apps "
+            "the gateway broadcasts it with the task's template_id, seed and language and "
+            "requires RESULT_OK (PhoneWorld's phones have one; unset for physical phones)"
+        ),
+    )
     ready_without_devices: bool = Field(
         default=False,
         description="/readyz without the healthy-device check (a local stack without phones)",

@@ -6,7 +6,8 @@ The grader's user message holds the instruction, the rubric, the action log (the
 episode ended, and the last K screenshots as `data:` URIs of the bytes in the trajectory store.
 The screenshots are the screens the agent saw at each step followed by the final screen after
 its last action; a screen identical to the one before it (a no-op action) is shown once, so the K
-images are K distinct moments.
+images are K distinct moments. With `send_task_metadata` (only for PhoneWorld's ground-truth
+grader, a stand-in for PhoneWorld phones) the request's `metadata` names the episode's task.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from phonebuddy.agent import data_uri, step_text
 from phonebuddy.judge.errors import JudgeError
 from phonebuddy.judge.llm import ChatClient
 from phonebuddy.judge.rubric import Rubric
-from phonebuddy.protocol import Episode, EpisodeStatus, FrameRef
+from phonebuddy.protocol import Episode, EpisodeStatus, FrameRef, task_metadata
 from phonebuddy.trajectories import TrajectoryError, TrajectoryStore
 
 SYSTEM_PROMPT = (
@@ -178,12 +179,20 @@ class GradingOutcome:
 
 
 class Grader:
-    def __init__(self, client: ChatClient, trajectories: TrajectoryStore, *, frames: int) -> None:
+    def __init__(
+        self,
+        client: ChatClient,
+        trajectories: TrajectoryStore,
+        *,
+        frames: int,
+        send_task_metadata: bool = False,
+    ) -> None:
         if frames < 1:
             raise ValueError(f"the grader needs at least one screenshot, got frames={frames}")
         self.client = client
         self.trajectories = trajectories
         self.frames = frames
+        self.send_task_metadata = send_task_metadata
 
     async def load_frames(
         self, shots: list[Shot], store: TrajectoryStore | None = None
@@ -206,7 +215,8 @@ class Grader:
         shots = final_shots(episode, self.frames)
         frames = await self.load_frames(shots, store)
         messages = grading_messages(episode, rubric, shots, frames)
-        answer = await self.client.structured(messages, results_parser(rubric))
+        metadata = task_metadata(episode.task) if self.send_task_metadata else None
+        answer = await self.client.structured(messages, results_parser(rubric), metadata=metadata)
         return GradingOutcome(
             results=answer.value,
             frames=[shot.frame.sha256 for shot in shots],

@@ -136,7 +136,10 @@ class Judge:
             trajectories.store,
             on_lookup=metrics.observe_rubric_lookup if metrics is not None else None,
         )
-        grader = Grader(client("grader"), trajectories, frames=settings.frames)
+        grader = Grader(
+            client("grader"), trajectories, frames=settings.frames,
+            send_task_metadata=settings.task_metadata,
+        )  # fmt: skip
         return cls(rubrics, grader, metrics=metrics, http=http)
 
     @property
@@ -190,6 +193,10 @@ class Judge:
             grading = await self.grader.grade(episode, rubric_outcome.rubric, store=store)
             _note_grading(record, grading)
             verdict = verdict_from_results(rubric_outcome.rubric, grading.results)
+            # Every verdict names the models behind it, so a stand-in's are never mistaken.
+            verdict = verdict.model_copy(
+                update={"details": {**verdict.details, "models": self.models}}
+            )
         except JudgeError as exc:
             verdict = self._failed(record, stage, str(exc), exc.attempts, exc.raw_answers)
         except (StoreError, TrajectoryError) as exc:

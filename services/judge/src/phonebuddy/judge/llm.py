@@ -272,7 +272,9 @@ class ChatClient:
     def model(self) -> str:
         return self.endpoint.model
 
-    def request_body(self, messages: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    def request_body(
+        self, messages: Sequence[dict[str, Any]], metadata: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.endpoint.model,
             "messages": list(messages),
@@ -281,14 +283,21 @@ class ChatClient:
         }
         if self.json_mode:
             body["response_format"] = {"type": "json_object"}
+        if metadata:
+            body["metadata"] = metadata
         return body
 
     async def structured(
-        self, messages: Sequence[dict[str, Any]], parse: Callable[[dict[str, Any]], T]
+        self,
+        messages: Sequence[dict[str, Any]],
+        parse: Callable[[dict[str, Any]], T],
+        *,
+        metadata: dict[str, str] | None = None,
     ) -> Structured[T]:
         """Ask until an answer parses (ValueError, including pydantic's ValidationError, means
-        unusable) or the retries are spent (`JudgeError` with every attempt and raw answer)."""
-        body = self.request_body(messages)
+        unusable) or the retries are spent (`JudgeError` with every attempt and raw answer);
+        `metadata` goes with the request as OpenAI's `metadata` field."""
+        body = self.request_body(messages, metadata)
         raw_answers: list[str] = []
         attempts: list[dict[str, Any]] = []
         started = time.perf_counter()

@@ -54,6 +54,13 @@ class JudgeSettings(BaseSettings):
     json_mode: bool = Field(
         default=True, description='send response_format={"type": "json_object"}'
     )
+    task_metadata: bool = Field(
+        default=False,
+        description=(
+            "send the episode's PhoneWorld task (template, seed, language) as request metadata "
+            "to the grader: only for PhoneWorld's ground-truth grader, never a real model"
+        ),
+    )
     request_concurrency: int = Field(
         default=16, ge=1, le=1024, description="episodes graded at once by this process"
     )

@@ -2,10 +2,16 @@
 
 The stack starts `phonebuddy <args> --host H --port P` with its PHONEBUDDY_* settings in the
 environment, waits for `/readyz`, and has Prometheus scrape `/metrics`. It also tells the device
-gateway PhoneWorld's app names (`open("Notes")` on a PhoneWorld phone over ADB), unless the user
-set PHONEBUDDY_GATEWAY_APPS.
+gateway how to drive PhoneWorld's phones over ADB — their app names (`open("Notes")`) and the
+task set-up broadcast that gives a `real` episode its task's start state — unless the user set
+PHONEBUDDY_GATEWAY_APPS or _TASK_SETUP_ACTION, and points the rubric judge at PhoneWorld's
+ground-truth grader (a labelled stand-in for a judge model, for these phones only) unless the
+user set any PHONEBUDDY_JUDGE_{RUBRIC,GRADER}_* to a real model.
 """
 
+from phonebuddy.phoneworld.adb.task_setup import TASK_SETUP_ACTION
+from phonebuddy.phoneworld.ground_truth import MODEL as GROUND_TRUTH_MODEL
+from phonebuddy.phoneworld.service.ground_truth_api import PREFIX as GROUND_TRUTH_PREFIX
 from phonebuddy.phoneworld.world import default_world
 
 
@@ -19,10 +25,26 @@ def _gateway_apps() -> str:
     return ",".join(f"{label}={package}" for label, package in pairs.items())
 
 
+_JUDGE_MODEL = {
+    **{
+        f"PHONEBUDDY_JUDGE_{role}_{key}": value
+        for role in ("RUBRIC", "GRADER")
+        for key, value in (
+            ("BASE_URL", "{url}" + GROUND_TRUTH_PREFIX),
+            ("MODEL", GROUND_TRUTH_MODEL),
+        )
+    },
+    "PHONEBUDDY_JUDGE_TASK_METADATA": "true",
+}
+
 STACK_SERVICE = {
     "name": "phoneworld",
     "nats_user": "phoneworld",
     "args": ["world", "serve", "--instance-id", "local"],
     "description": "PhoneWorld: simulated phones (env verbs over NATS, and ADB)",
-    "defaults": {"PHONEBUDDY_GATEWAY_APPS": _gateway_apps()},
+    "defaults": [
+        {"PHONEBUDDY_GATEWAY_APPS": _gateway_apps()},
+        {"PHONEBUDDY_GATEWAY_TASK_SETUP_ACTION": TASK_SETUP_ACTION},
+        _JUDGE_MODEL,
+    ],
 }

@@ -1,26 +1,7 @@
 """How `phonebuddy up` runs the policy server: the tiny random Qwen3.5-VL on CPU (built on first
 use into the cache, no download), so rollouts have a model to call on a laptop. The stack makes
 an API key and an admin (reload) token for it and tells other services where it is.
-
-No judge model runs on a laptop, so the local stack points the rubric judge at this server too:
-its answers are unusable, and the judge reports `judge_error` for real-source episodes until
-PHONEBUDDY_JUDGE_* name a real model (setting any of them turns all these defaults off).
 """
-
-_JUDGE_LLM = {
-    **{
-        f"PHONEBUDDY_JUDGE_{role}_{key}": value
-        for role in ("RUBRIC", "GRADER")
-        for key, value in (
-            ("BASE_URL", "{url}/v1"),
-            ("MODEL", "phonebuddy-policy"),
-            ("API_KEY", "{env[PHONEBUDDY_POLICY_API_KEY]}"),
-        )
-    },
-    # The tiny model's answers are unusable anyway: fail fast instead of retrying long answers.
-    "PHONEBUDDY_JUDGE_MAX_TOKENS": "64",
-    "PHONEBUDDY_JUDGE_MAX_RETRIES": "0",
-}
 
 STACK_SERVICE = {
     "name": "policy",
@@ -29,7 +10,6 @@ STACK_SERVICE = {
     "description": "policy server: OpenAI-compatible API, tiny Qwen3.5-VL on CPU (transformers)",
     "secrets": ["PHONEBUDDY_POLICY_API_KEY", "PHONEBUDDY_POLICY_ADMIN_TOKEN"],
     "exports": {"PHONEBUDDY_POLICY_URL": "{url}/v1"},
-    "defaults": _JUDGE_LLM,
 }
 
 TEACHER_SERVICE = {

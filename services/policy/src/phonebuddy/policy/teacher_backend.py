@@ -19,13 +19,16 @@ from pathlib import Path
 from PIL import Image
 from pydantic import ValidationError
 
-from phonebuddy.agent.client import LANGUAGE_KEY, SEED_KEY, STEP_KEY, TEMPLATE_KEY
+from phonebuddy.agent.client import STEP_KEY
 from phonebuddy.bus import Bus, BusError, NatsSettings, RemoteError, connect
 from phonebuddy.policy.api import ChatCompletionRequest
 from phonebuddy.policy.backend import EncodedPrompt, Generation, Sample, SamplingParams
 from phonebuddy.policy.errors import BadRequestError, NotReadyError, PolicyError
 from phonebuddy.policy.settings import PolicySettings
 from phonebuddy.protocol import (
+    LANGUAGE_KEY,
+    SEED_KEY,
+    TEMPLATE_KEY,
     Action,
     ErrorCode,
     OracleReply,

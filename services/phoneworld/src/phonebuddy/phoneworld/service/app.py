@@ -1,6 +1,7 @@
 """The PhoneWorld service: a FastAPI app whose lifespan hosts the device pool, its NATS
 endpoint and (with `adb_base_port`) its ADB listeners. `/livez`, `/readyz` (NATS connected),
-`/metrics`, and `/devices` for a quick look."""
+`/metrics`, `/devices` for a quick look, and (with `ground_truth_judge`) the ground-truth
+grader's OpenAI-compatible routes under `/ground-truth/v1`."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from phonebuddy.env_endpoint import EnvEndpoint, EnvHost, EnvMetrics
 from phonebuddy.phoneworld.adb import AdbHub, parse_host_port
 from phonebuddy.phoneworld.service.catalog import CatalogEndpoint
 from phonebuddy.phoneworld.service.endpoint import WorldBackend
+from phonebuddy.phoneworld.service.ground_truth_api import ground_truth_router
 from phonebuddy.phoneworld.service.metrics import WorldMetrics
 from phonebuddy.phoneworld.service.pool import DevicePool
 from phonebuddy.phoneworld.service.settings import WorldSettings
@@ -106,6 +108,9 @@ def create_app(settings: WorldSettings, nats: NatsSettings | None) -> FastAPI:
     app = FastAPI(title="PhoneWorld", lifespan=lifespan)
     readiness = {"nats": service.nats_ready} if nats is not None else {}
     app.include_router(health_router(metrics=service.metrics.registry, readiness=readiness))
+
+    if settings.ground_truth_judge:
+        app.include_router(ground_truth_router(service.pool.world, service.pool.screen))
 
     @app.get("/devices")
     async def devices() -> dict[str, Any]:

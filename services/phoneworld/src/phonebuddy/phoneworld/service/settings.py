@@ -35,6 +35,9 @@ class WorldSettings(BaseSettings):
     # speak ADB (ports adb_base_port + 0..N-1) and they are never leased over NATS, so a device
     # gateway driving them and sim episodes never share a phone.
     adb_devices: int | None = Field(default=None, ge=1)
+    # Serve the ground-truth grader (a judge model stand-in for PhoneWorld phones over ADB only)
+    # at /ground-truth/v1; the local stack points its rubric judge at it.
+    ground_truth_judge: bool = False
 
     @field_validator("instance_id")
     @classmethod

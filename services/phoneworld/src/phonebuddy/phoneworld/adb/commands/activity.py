@@ -1,11 +1,13 @@
-"""Apps and intents: `am` (start, force-stop, broadcast with ADBKeyboard's text input), `monkey`
-(launch an app) and `pm` (list packages, clear an app's data, paths)."""
+"""Apps and intents: `am` (start, force-stop, broadcast with ADBKeyboard's text input and
+PhoneWorld's task set-up receiver), `monkey` (launch an app) and `pm` (list packages, clear an
+app's data, paths)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import contextlib
+import json
 from typing import TYPE_CHECKING
 
 from phonebuddy.phoneworld.adb import android
@@ -18,6 +20,7 @@ from phonebuddy.phoneworld.adb.commands.intents import (
     parse_intent,
 )
 from phonebuddy.phoneworld.adb.keycodes import KEYCODES
+from phonebuddy.phoneworld.adb.task_setup import TASK_SETUP_ACTION, setup_task
 from phonebuddy.phoneworld.system.shell import LAUNCHER_PACKAGE
 from phonebuddy.phoneworld.world import UnknownAppError
 from phonebuddy.protocol import Key, Open, SystemButton, SystemButtonName
@@ -144,6 +147,10 @@ def _am_broadcast(inv: Inv, intent: Intent) -> int:
     inv.out(f"Broadcasting: {intent.describe()}\n")
     if intent.action is not None and intent.action.startswith("ADB_"):
         _adb_keyboard(inv.phone, intent)
+    elif intent.action == TASK_SETUP_ACTION:
+        result = setup_task(inv.phone, intent)
+        inv.out(f"Broadcast completed: result={result.code}, data={json.dumps(result.data)}\n")
+        return 0
     inv.out("Broadcast completed: result=0\n")
     return 0
 
