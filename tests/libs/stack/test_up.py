@@ -15,7 +15,6 @@ import pytest
 
 from phonebuddy.bus import NatsSettings, PermissionDeniedError, connect
 from phonebuddy.bus.permissions import CLIENT
-from phonebuddy.phoneworld.adb.task_setup import TASK_SETUP_ACTION
 from phonebuddy.protocol import Source
 from phonebuddy.protocol.env import Lease, LeaseRequest
 from phonebuddy.protocol.subjects import ROLLOUT_STREAM, env_lease_subject
@@ -105,7 +104,8 @@ async def check_endpoints_answer(info: StackInfo) -> None:
     assert "Notes=com.pw.notes" in info.env["PHONEBUDDY_GATEWAY_APPS"]
     # Its phones get their task's start state, and the judge's model is PhoneWorld's
     # ground-truth grader (no judge model runs here), which answers on PhoneWorld's port.
-    assert info.env["PHONEBUDDY_GATEWAY_TASK_SETUP_ACTION"] == TASK_SETUP_ACTION
+    setup_action = info.env["PHONEBUDDY_GATEWAY_TASK_SETUP_ACTION"]
+    assert setup_action == "com.phonebuddy.phoneworld.SETUP_TASK"
     assert info.env["PHONEBUDDY_JUDGE_TASK_METADATA"] == "true"
     grader_url = info.env["PHONEBUDDY_JUDGE_GRADER_BASE_URL"]
     assert grader_url.startswith(info.endpoint("phoneworld").url)
