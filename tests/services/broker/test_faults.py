@@ -26,7 +26,7 @@ from phonebuddy.protocol import (
 )
 from phonebuddy.protocol import env as m
 from phonebuddy.protocol.subjects import WORLD_TASKS, EnvVerb, env_lease_subject, env_verb_subject
-from phonebuddy.testing import free_port, serve_asgi_in_thread
+from phonebuddy.testing import ScriptedLLM, ScriptedReply, free_port, serve_asgi_in_thread
 from phonebuddy.trajectories import GroupStatus, summarize
 
 from .conftest import SIM_PHONES, Rig, environment, running_broker
@@ -149,6 +149,28 @@ async def _submit_when_ready(rig: Rig, request: object) -> object:
 async def _ids(rig: Rig, run_id: str) -> list[str]:
     async with rig.store() as store:
         return await store.episode_ids(run_id)
+
+
+async def test_a_slow_policy_that_never_acts_keeps_its_device_past_the_lease_ttl(
+    rig: Rig,
+) -> None:
+    """Every step renews the lease, acting or not: the episode outlives three TTLs."""
+    async with ScriptedLLM(lambda body: ScriptedReply.text("I am not sure.", delay_s=0.4)) as llm:
+        with running_broker(rig, lease_ttl_s=1.0):
+            request = rig.request(
+                "slow-invalid", tasks=TaskSelection(template_ids=("settings.toggle",)),
+                policy={"base_url": llm.base_url, "model": "m"}, group_size=1, step_budget=8,
+            )  # fmt: skip
+            await rig.submit(request)
+            manifest = await rig.wait_done("slow-invalid", timeout_s=60)
+    assert [g.status for g in manifest.groups] == [GroupStatus.COMPLETE]
+    async with rig.store() as store:
+        [episode] = [e async for e in store.episodes("slow-invalid")]
+    assert len(episode.steps) == 8
+    assert all(step.action is None for step in episode.steps)
+    assert episode.attempts == 1  # never retried on a fresh device
+    assert episode.verdict is not None
+    assert not episode.verdict.success
 
 
 async def test_a_group_no_device_can_run_fails_as_a_whole(rig: Rig) -> None:

@@ -67,6 +67,9 @@ class EnvSession:
             raise _classify(exc, f"{verb.value} on {self.device_id}") from exc
 
     async def keep_alive(self) -> None:
+        """Renew the lease once a third of its TTL has passed since the last renewal; the
+        episode loop calls it every step, whether or not the step acts (a slow policy that
+        writes only invalid answers must not lose its device)."""
         if time.monotonic() - self._renewed > self.ttl_s / 3:
             await self._call(
                 EnvVerb.RENEW, m.RenewRequest(lease_id=self.lease.lease_id, ttl_s=self.ttl_s), Lease
@@ -85,6 +88,7 @@ class EnvSession:
         return await self._call(EnvVerb.ACT, request, m.ActReply)
 
     async def verify(self, answer: str | None) -> Verdict:
+        await self.keep_alive()
         request = m.VerifyRequest(lease_id=self.lease.lease_id, answer=answer)
         return (await self._call(EnvVerb.VERIFY, request, m.VerifyReply)).verdict
 

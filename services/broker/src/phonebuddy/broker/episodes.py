@@ -159,6 +159,7 @@ class EpisodeRunner:
                         sample=answer_.tokens,
                     )
                 )  # fmt: skip
+                await env.keep_alive()
                 continue
             action = answer_.parsed.action
             began = time.perf_counter()
