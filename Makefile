@@ -44,7 +44,7 @@ bench: $(SETUP_STAMP) ## Run the benchmarks; each prints one JSON document
 up: $(SETUP_STAMP) ## Start the local stack (NATS, S3, Prometheus) in the foreground; Ctrl-C stops it
 	$(BIN)/phonebuddy up
 
-demo: $(SETUP_STAMP) ## The main job on embedded defaults: local stack, teacher + tiny-model rollouts, viewer
+demo: $(SETUP_STAMP) ## The main job on embedded defaults: stack, teacher rollouts, SFT, eval, RL, eval, report + viewer
 	$(BIN)/phonebuddy demo
 
 check: lint check-dists test ## What CI runs: lint, the distribution check, then the tests

@@ -206,11 +206,11 @@ def test_the_command_line_installs_without_the_test_servers() -> None:
 
 
 def test_the_demo_needs_no_command_line_distribution() -> None:
-    broker = distributions()["phonebuddy-broker"]
-    assert "phonebuddy-cli" not in broker.dependencies | broker.extras
-    assert {"phonebuddy-stack"} <= broker.extras
-    assert not [f for p, f in used_by(broker) if p == "phonebuddy-cli"]
-    assert (broker.path / "src/phonebuddy/broker/__main__.py").is_file()
+    demo = distributions()["phonebuddy-demo"]
+    assert "phonebuddy-cli" not in demo.dependencies | demo.extras
+    assert {"phonebuddy-stack", "phonebuddy-sft", "phonebuddy-rl"} <= demo.dependencies
+    assert not [f for p, f in used_by(demo) if p == "phonebuddy-cli"]
+    assert (demo.path / "src/phonebuddy/demo/__main__.py").is_file()
 
 
 def lib_test_files() -> list[Path]:

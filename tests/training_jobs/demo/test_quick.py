@@ -1,4 +1,4 @@
-"""The README's main job, as a newcomer runs it: `phonebuddy demo` on embedded defaults."""
+"""The one-minute demo as a newcomer runs it: `phonebuddy demo --quick` on embedded defaults."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ def test_demo_rolls_out_the_teacher_and_the_tiny_model_and_leaves_nothing_runnin
     tmp_path: Path,
 ) -> None:
     home = tmp_path / "home"
+    command = [PHONEBUDDY, "demo", "--quick", "--no-wait", "--group-size", "1",
+               "--state-dir", str(tmp_path / "s")]  # fmt: skip
     result = subprocess.run(
-        [PHONEBUDDY, "demo", "--no-wait", "--group-size", "1", "--state-dir", str(tmp_path / "s")],
+        command,
         env={**os.environ, "PHONEBUDDY_HOME": str(home)},
         capture_output=True,
         text=True,

@@ -1,0 +1,1 @@
+"""`phonebuddy demo`: the main job on embedded defaults (see `phonebuddy.demo.cli`)."""

@@ -1,0 +1,4 @@
+from phonebuddy.demo.cli import app
+
+if __name__ == "__main__":
+    app(prog_name="python -m phonebuddy.demo")

@@ -1,0 +1,164 @@
+"""`phonebuddy demo`: the main job on embedded defaults, on one machine, no GPU, no cluster.
+
+It starts the local stack (NATS, S3, Prometheus, PhoneWorld, adb + device gateway, the tiny
+policy, the teacher, the judge and the broker), runs the whole recipe at the tiny CPU scale
+(`phonebuddy.demo.recipe`: teacher rollouts -> SFT -> evaluation -> mixed sim/real RL ->
+evaluation), prints the report as a table with every stage's time, and serves the trajectory
+viewer and the report until Ctrl-C (`--no-wait` stops right after). `--quick` is the one-minute
+demo instead: teacher and tiny-model rollouts on the smoke suite.
+
+`python -m phonebuddy.demo` runs the same without the `phonebuddy` command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from phonebuddy.demo.recipe import Recipe, RecipeResult, RecipeSettings, client_env
+from phonebuddy.demo.serving import REPORT_PATH, serve_until_stopped
+
+app = typer.Typer(
+    help="Run the main job on embedded defaults.", invoke_without_command=True,
+    add_completion=False,
+)  # fmt: skip
+DEFAULTS = RecipeSettings()
+
+
+@app.callback()
+def demo(
+    quick: Annotated[
+        bool, typer.Option(help="only the one-minute rollout demo (teacher and tiny model)")
+    ] = False,
+    state_dir: Annotated[
+        Path | None, typer.Option(help="stack and recipe data \\[default: ~/.phonebuddy/demo]")
+    ] = None,
+    viewer_port: Annotated[int, typer.Option(help="trajectory viewer port")] = 8095,
+    wait: Annotated[bool, typer.Option(help="serve the viewer until Ctrl-C")] = True,
+    template: Annotated[str, typer.Option(help="the PhoneWorld template")] = DEFAULTS.template,
+    train_seeds: Annotated[
+        int, typer.Option(min=1, help="teacher episodes at train seeds 0..N-1")
+    ] = DEFAULTS.train_seeds,
+    sft_steps: Annotated[int, typer.Option(min=1, help="SFT optimizer steps")] = (
+        DEFAULTS.sft_steps
+    ),
+    eval_seeds: Annotated[int, typer.Option(min=1, help="held-out test seeds evaluated")] = (
+        DEFAULTS.eval_seeds
+    ),
+    rl_steps: Annotated[int, typer.Option(min=1, help="RL steps")] = DEFAULTS.rl_steps,
+    rl_group_size: Annotated[int, typer.Option(min=2, help="RL episodes per task (G)")] = (
+        DEFAULTS.rl_group_size
+    ),
+    eval_real: Annotated[
+        bool, typer.Option(help="evaluate on the real phones too (judged; twice the episodes)")
+    ] = False,
+    suite: Annotated[str, typer.Option(help="--quick: PhoneWorld task suite")] = "smoke",
+    group_size: Annotated[int, typer.Option(min=1, help="--quick: episodes per task")] = 2,
+) -> None:
+    """Start the local stack and run the recipe (or `--quick`), then show the results."""
+    from phonebuddy.stack.local import LocalStack
+    from phonebuddy.stack.stack_file import default_stack_file, phonebuddy_home
+    from phonebuddy.telemetry import configure_logging
+
+    configure_logging(level=os.environ.get("PHONEBUDDY_LOG_LEVEL", "WARNING"))
+    stack = LocalStack(
+        state_dir=state_dir or phonebuddy_home() / "demo", stack_file=default_stack_file()
+    )
+    settings = RecipeSettings(
+        template=template, train_seeds=train_seeds, sft_steps=sft_steps, eval_seeds=eval_seeds,
+        rl_steps=rl_steps, rl_group_size=rl_group_size,
+        eval_sources=("sim", "real") if eval_real else ("sim",), viewer_url=f"http://127.0.0.1:{viewer_port}",
+    )  # fmt: skip
+    main = (
+        _quick(stack, suite=suite, group_size=group_size, port=viewer_port, wait=wait)
+        if quick
+        else _recipe(stack, settings, port=viewer_port, wait=wait)
+    )
+    asyncio.run(main)
+
+
+async def _quick(stack: object, *, suite: str, group_size: int, port: int, wait: bool) -> None:
+    from phonebuddy.demo.quick import quick_demo
+
+    typer.echo("starting the local stack (first run: builds the tiny model, ~1 min)...")
+    async with stack:  # type: ignore[attr-defined]
+        typer.echo(f"local stack up; settings in {stack.stack_file}")  # type: ignore[attr-defined]
+        await quick_demo(stack, suite=suite, group_size=group_size)
+        if wait:
+            await serve_until_stopped(stack.env, port, echo=typer.echo)  # type: ignore[attr-defined]
+        typer.echo("stopping the local stack...", err=True)
+
+
+async def _recipe(stack: object, settings: RecipeSettings, *, port: int, wait: bool) -> None:
+    console = Console(stderr=True)
+    started = time.perf_counter()
+    console.print("starting the local stack (first run: builds the tiny model, ~1 min)...")
+    async with stack:  # type: ignore[attr-defined]
+        stack_s = round(time.perf_counter() - started, 1)
+        env: dict[str, str] = stack.env  # type: ignore[attr-defined]
+        console.print(f"local stack up in {stack_s:.0f} s; settings in {stack.stack_file}")  # type: ignore[attr-defined]
+        state_dir: Path = stack.state_dir  # type: ignore[attr-defined]
+        os.environ.update(client_env(env))  # the evaluation reads runs from the stack's store
+        job_env = {**os.environ, **client_env(env)}
+        recipe = Recipe(env, state_dir, settings, console=console, job_env=job_env)
+        result = await recipe.run()
+        result.stages_s = {"stack": stack_s, **result.stages_s}
+        total = round(time.perf_counter() - started, 1)
+        _print_result(result, console, total)
+        typer.echo(json.dumps(_summary(result, total)))
+        if wait:
+            await serve_until_stopped(env, port, report_html=result.html, echo=console.print)
+        console.print("stopping the local stack...")
+
+
+def _print_result(result: RecipeResult, console: Console, total_s: float) -> None:
+    from phonebuddy.eval.cli import print_report
+
+    print_report(result.report, console)
+    stages = Table(title="stages")
+    stages.add_column("stage")
+    stages.add_column("seconds", justify="right")
+    for name, seconds in result.stages_s.items():
+        stages.add_row(name, f"{seconds:.0f}")
+    stages.add_row("[bold]total[/]", f"[bold]{total_s:.0f}[/]")
+    console.print(stages)
+    console.print(_learning_line(result))
+    console.print(f"RL reward by step (all groups): {result.rl['reward_by_step']}")
+    console.print(f"report: {result.published.html_url} (and {REPORT_PATH} on the viewer)")
+
+
+def _learning_line(result: RecipeResult) -> str:
+    by_name = {p.name: p.overall for p in result.report.policies}
+    untrained, sft = by_name["untrained"], by_name["sft"]
+    apart = sft.ci95[0] > untrained.ci95[1]
+    return (
+        f"SFT {sft.successes}/{sft.episodes} [{100 * sft.ci95[0]:.1f}, {100 * sft.ci95[1]:.1f}] "
+        f"vs untrained {untrained.successes}/{untrained.episodes} "
+        f"[{100 * untrained.ci95[0]:.1f}, {100 * untrained.ci95[1]:.1f}] on held-out seeds: "
+        + ("the intervals do not overlap" if apart else "the intervals overlap")
+    )
+
+
+def _summary(result: RecipeResult, total_s: float) -> dict[str, object]:
+    return {
+        "event": "done",
+        "report": result.published.json_url,
+        "html": result.published.html_url,
+        "stages_s": result.stages_s,
+        "total_s": total_s,
+        "policies": {p.name: p.overall.model_dump() for p in result.report.policies},
+        "sft": result.sft,
+        "rl": result.rl,
+    }
+
+
+def main() -> None:
+    app()
