@@ -17,7 +17,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -25,6 +25,9 @@ from rich.table import Table
 
 from phonebuddy.demo.recipe import Recipe, RecipeResult, RecipeSettings, client_env
 from phonebuddy.demo.serving import REPORT_PATH, serve_until_stopped
+
+if TYPE_CHECKING:
+    from phonebuddy.stack.local import LocalStack
 
 app = typer.Typer(
     help="Run the main job on embedded defaults.", invoke_without_command=True,
@@ -85,27 +88,27 @@ def demo(
     asyncio.run(main)
 
 
-async def _quick(stack: object, *, suite: str, group_size: int, port: int, wait: bool) -> None:
+async def _quick(stack: LocalStack, *, suite: str, group_size: int, port: int, wait: bool) -> None:
     from phonebuddy.demo.quick import quick_demo
 
     typer.echo("starting the local stack (first run: builds the tiny model, ~1 min)...")
-    async with stack:  # type: ignore[attr-defined]
-        typer.echo(f"local stack up; settings in {stack.stack_file}")  # type: ignore[attr-defined]
+    async with stack:
+        typer.echo(f"local stack up; settings in {stack.stack_file}")
         await quick_demo(stack, suite=suite, group_size=group_size)
         if wait:
-            await serve_until_stopped(stack.env, port, echo=typer.echo)  # type: ignore[attr-defined]
+            await serve_until_stopped(stack.env, port, echo=typer.echo)
         typer.echo("stopping the local stack...", err=True)
 
 
-async def _recipe(stack: object, settings: RecipeSettings, *, port: int, wait: bool) -> None:
+async def _recipe(stack: LocalStack, settings: RecipeSettings, *, port: int, wait: bool) -> None:
     console = Console(stderr=True)
     started = time.perf_counter()
     console.print("starting the local stack (first run: builds the tiny model, ~1 min)...")
-    async with stack:  # type: ignore[attr-defined]
+    async with stack:
         stack_s = round(time.perf_counter() - started, 1)
-        env: dict[str, str] = stack.env  # type: ignore[attr-defined]
-        console.print(f"local stack up in {stack_s:.0f} s; settings in {stack.stack_file}")  # type: ignore[attr-defined]
-        state_dir: Path = stack.state_dir  # type: ignore[attr-defined]
+        env = stack.env
+        console.print(f"local stack up in {stack_s:.0f} s; settings in {stack.stack_file}")
+        state_dir = stack.state_dir
         os.environ.update(client_env(env))  # the evaluation reads runs from the stack's store
         job_env = {**os.environ, **client_env(env)}
         recipe = Recipe(env, state_dir, settings, console=console, job_env=job_env)

@@ -95,11 +95,6 @@ def client_env(env: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in env.items() if k.startswith(CLIENT_PREFIXES)}
 
 
-def _mix(text: str) -> SourceMix:
-    shares = dict(part.split("=", 1) for part in text.split(","))
-    return SourceMix(**{source: float(share) for source, share in shares.items()})
-
-
 class Recipe:
     def __init__(
         self,
@@ -164,7 +159,7 @@ class Recipe:
             policy=PolicyTarget(
                 base_url=self.env["PHONEBUDDY_TEACHER_URL"], model="phoneworld-teacher"
             ),
-            group_size=1, mix=_mix(s.teacher_mix), step_budget=30, concurrency=8,
+            group_size=1, mix=SourceMix.parse(s.teacher_mix), step_budget=30, concurrency=8,
             sampling={"temperature": 0.0, "max_tokens": 256},  # type: ignore[arg-type]
         )  # fmt: skip
         async with RolloutClient.connect(self.nats) as client:
