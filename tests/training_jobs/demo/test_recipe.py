@@ -26,7 +26,8 @@ def test_the_demo_runs_every_stage_and_reports_all_three_policies(tmp_path: Path
     home = tmp_path / "home"
     command = [
         PHONEBUDDY, "demo", "--no-wait", "--state-dir", str(tmp_path / "state"),
-        "--train-seeds", str(TRAIN_SEEDS), "--sft-steps", "3", "--eval-seeds", str(EVAL_SEEDS),
+        "--train-seeds", str(TRAIN_SEEDS), "--teacher-mix", "sim=0.5,real=0.5",
+        "--sft-steps", "3", "--eval-seeds", str(EVAL_SEEDS),
         "--rl-steps", "1", "--rl-group-size", "2",
     ]  # fmt: skip
     result = subprocess.run(

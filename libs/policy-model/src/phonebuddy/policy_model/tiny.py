@@ -28,6 +28,7 @@ from transformers import (
     Qwen3_5Config,
     Qwen3_5ForConditionalGeneration,
 )
+from transformers.utils import logging as hf_logging
 
 from phonebuddy.agent.chat_format import SPECIAL_TOKEN_IDS
 from phonebuddy.policy_model.tokenizer import save_tokenizer, special_tokens
@@ -141,7 +142,13 @@ def make_tiny(directory: str | os.PathLike[str], *, seed: int = 0) -> Path:
         eos_token_id=config.text_config.eos_token_id,
         pad_token_id=config.text_config.pad_token_id,
     )
-    model.save_pretrained(target)
+    bars_were_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()  # one shard: a bar is only noise in callers' output
+    try:
+        model.save_pretrained(target)
+    finally:
+        if bars_were_on:
+            hf_logging.enable_progress_bar()
     save_tokenizer(target)
     make_image_processor().save_pretrained(target)
     return target

@@ -25,6 +25,7 @@ from rich.table import Table
 
 from phonebuddy.demo.recipe import Recipe, RecipeResult, RecipeSettings, client_env
 from phonebuddy.demo.serving import REPORT_PATH, serve_until_stopped
+from phonebuddy.protocol import SourceMix
 
 if TYPE_CHECKING:
     from phonebuddy.stack.local import LocalStack
@@ -34,6 +35,15 @@ app = typer.Typer(
     add_completion=False,
 )  # fmt: skip
 DEFAULTS = RecipeSettings()
+
+
+def _source_mix(text: str) -> str:
+    """`text` if it parses as a source mix, else a usage error naming what is wrong."""
+    try:
+        SourceMix.parse(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    return text
 
 
 @app.callback()
@@ -50,6 +60,9 @@ def demo(
     train_seeds: Annotated[
         int, typer.Option(min=1, help="teacher episodes at train seeds 0..N-1")
     ] = DEFAULTS.train_seeds,
+    teacher_mix: Annotated[
+        str, typer.Option(help="the teacher's sources, e.g. sim=0.5,real=0.5", parser=_source_mix)
+    ] = DEFAULTS.teacher_mix,
     sft_steps: Annotated[int, typer.Option(min=1, help="SFT optimizer steps")] = (
         DEFAULTS.sft_steps
     ),
@@ -76,7 +89,8 @@ def demo(
         state_dir=state_dir or phonebuddy_home() / "demo", stack_file=default_stack_file()
     )
     settings = RecipeSettings(
-        template=template, train_seeds=train_seeds, sft_steps=sft_steps, eval_seeds=eval_seeds,
+        template=template, train_seeds=train_seeds, teacher_mix=teacher_mix,
+        sft_steps=sft_steps, eval_seeds=eval_seeds,
         rl_steps=rl_steps, rl_group_size=rl_group_size,
         eval_sources=("sim", "real") if eval_real else ("sim",), viewer_url=f"http://127.0.0.1:{viewer_port}",
     )  # fmt: skip
