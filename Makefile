@@ -8,7 +8,7 @@ SETUP_INPUTS := infra/setup.sh constraints.txt requirements-dev.txt \
 	$(wildcard libs/*/pyproject.toml services/*/pyproject.toml training-jobs/*/pyproject.toml)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup fmt lint test test-slow check-dists bench up demo check clean
+.PHONY: help setup fmt lint test test-slow check-dists bench up demo chart check clean
 
 help: ## List the verbs
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -46,6 +46,10 @@ up: $(SETUP_STAMP) ## Start the local stack (NATS, S3, Prometheus) in the foregr
 
 demo: $(SETUP_STAMP) ## The main job on embedded defaults: stack, teacher rollouts, SFT, eval, RL, eval, report + viewer
 	$(BIN)/phonebuddy demo
+
+chart: $(SETUP_STAMP) ## Regenerate the chart's values.schema.json and NATS users, then lint the chart
+	$(PY) infra/chart_files.py
+	$(BIN)/helm lint --strict charts/phonebuddy -f charts/phonebuddy/ci/cpu-only-values.yaml
 
 check: lint check-dists test ## What CI runs: lint, the distribution check, then the tests
 

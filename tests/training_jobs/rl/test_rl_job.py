@@ -120,9 +120,14 @@ def test_two_grpo_steps_push_weights_and_roll_out_each_version(
     nats_server: NatsServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    events, store = _run_rl(tmp_path, memorized, nats_server, monkeypatch)
+    events, store = _run_rl(
+        tmp_path, memorized, nats_server, monkeypatch, "--set", "optim.warmup_steps=2"
+    )
     steps = _check_steps(events)
     assert [e["rollout/staleness"] for e in steps] == [0, 0]
+    for event in steps:  # the optimizer's rate of each trained step (warm-up over two steps)
+        if event["batch/kept_groups"]:
+            assert event["actor/lr"] == pytest.approx(1e-4 * event["step"] / 2)
     for step in (0, 1):
         episodes = _round(store, step)
         assert len(episodes) == 4

@@ -7,13 +7,34 @@ verbs for that lease go to that instance's subjects.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import socket
 from enum import StrEnum
 
 from phonebuddy.protocol.tasks import Source
 
 ROOT = "pb"
 _TOKEN = re.compile(r"^[A-Za-z0-9_\-]+$")
+INSTANCE_ID_MAX = 48
+
+
+POD_NAME_VARIABLE = "PHONEBUDDY_POD_NAME"
+
+
+def host_instance_id(kind: str, hostname: str | None = None) -> str:
+    """A service process's default instance id: `<kind>-<name>` as a subject token of at most
+    48 characters, where the name is the pod's (PHONEBUDDY_POD_NAME, which the chart sets: pods
+    on the host's network share its host name) or else the host name. A longer one keeps its
+    start and ends in a hash of the whole name, so that pods whose names differ only at the end
+    (a Deployment's random suffix) stay distinct."""
+    host = hostname or os.environ.get(POD_NAME_VARIABLE) or socket.gethostname()
+    name = re.sub(r"[^A-Za-z0-9_-]", "-", f"{kind}-{host}")
+    if len(name) <= INSTANCE_ID_MAX:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:10]
+    return f"{name[: INSTANCE_ID_MAX - len(digest) - 1]}-{digest}"
 
 
 class EnvVerb(StrEnum):

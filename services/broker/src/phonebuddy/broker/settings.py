@@ -5,18 +5,18 @@ PHONEBUDDY_TEACHER_URL; other endpoints are named in PHONEBUDDY_BROKER_POLICY_EN
 from __future__ import annotations
 
 import re
-import socket
 from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from phonebuddy.broker.endpoints import EndpointConfig, PolicyEndpoints
+from phonebuddy.protocol.subjects import host_instance_id
 from phonebuddy.trajectories.stores import RunStores, split_roots
 
 
 def _default_instance_id() -> str:
-    return re.sub(r"[^A-Za-z0-9_-]", "-", f"broker-{socket.gethostname()}")[:48]
+    return host_instance_id("broker")
 
 
 class BrokerSettings(BaseSettings):

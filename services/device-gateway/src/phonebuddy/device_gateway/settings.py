@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 from typing import Annotated, Any
 
 from pydantic import Field, field_validator
@@ -16,6 +15,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from phonebuddy.device_gateway.actions import is_package_name
 from phonebuddy.device_gateway.phone import DEFAULT_PROTECTED
+from phonebuddy.protocol.subjects import host_instance_id
 
 _ADDRESS = re.compile(r"^(?P<host>[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})$")
 # Home apps of common phones; the home app a phone reports is added per device.
@@ -33,7 +33,7 @@ DEFAULT_LAUNCHERS = (
 
 
 def _default_instance_id() -> str:
-    return re.sub(r"[^A-Za-z0-9_-]", "-", f"gateway-{socket.gethostname()}")[:48]
+    return host_instance_id("gateway")
 
 
 def split_address(address: str) -> tuple[str, int]:

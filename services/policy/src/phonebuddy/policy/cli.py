@@ -110,14 +110,25 @@ def serve(
 
 
 def _serve_vllm(settings: Any) -> None:
-    from phonebuddy.policy.checkpoints import default_cache_dir, is_store_url
+    """vLLM loads a folder: a checkpoint in a store (PHONEBUDDY_STORE_* says how to reach it)
+    is copied to the cache first, as the transformers backend does."""
+    import asyncio
+
+    from phonebuddy.policy.checkpoints import default_cache_dir, fetch_checkpoint, is_store_url
+    from phonebuddy.policy.errors import CheckpointError
     from phonebuddy.policy.vllm import VllmUnavailableError, exec_vllm
 
-    if is_store_url(settings.model):
-        typer.echo("error: vLLM loads a folder; copy the checkpoint first (KServe does)", err=True)
-        raise typer.Exit(2)
+    model_path = settings.model
+    if is_store_url(model_path):
+        typer.echo(f"copying {model_path} for vLLM")
+        try:
+            folder, _ = asyncio.run(fetch_checkpoint(model_path, default_cache_dir() / "models"))
+        except CheckpointError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        model_path = str(folder)
     try:
-        exec_vllm(settings, model_path=settings.model, state_dir=default_cache_dir() / "vllm")
+        exec_vllm(settings, model_path=model_path, state_dir=default_cache_dir() / "vllm")
     except VllmUnavailableError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

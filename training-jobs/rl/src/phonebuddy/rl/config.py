@@ -112,11 +112,23 @@ class AlgorithmConfig(Section):
 
 class OptimConfig(Section):
     lr: float = Field(default=1e-6, gt=0)
+    warmup_steps: int = Field(
+        default=0, ge=0,
+        description="RL steps over which the learning rate rises linearly to `lr` (0: constant "
+        "from the start). Adam's first updates move every weight by about the learning rate "
+        "whatever its gradient, so a large `lr` needs a few steps of warm-up",
+    )  # fmt: skip
     weight_decay: float = Field(default=0.0, ge=0)
     betas: tuple[float, float] = (0.9, 0.999)
     grad_clip: float = Field(default=1.0, gt=0)
     mini_batches: int = Field(default=1, ge=1, description="optimizer steps per RL step")
     max_tokens: int = Field(default=8192, ge=64, description="tokens per packed row")
+
+    def lr_at(self, step: int) -> float:
+        """The learning rate of RL step `step` (0-based)."""
+        if self.warmup_steps == 0:
+            return self.lr
+        return self.lr * min(1.0, (step + 1) / self.warmup_steps)
 
 
 class TrainConfig(Section):

@@ -284,7 +284,7 @@ class RLTrainer:
         values["timing_s/rollout"] = time.perf_counter() - started  # waited for, not overlapped
         if samples:
             trained = time.perf_counter()
-            values |= self._optimize(model, reference, optimizer, samples, advantages)
+            values |= self._optimize(model, reference, optimizer, samples, advantages, step)
             values["timing_s/train"] = time.perf_counter() - trained
         else:
             values["skipped"] = "no informative group"
@@ -457,8 +457,12 @@ class RLTrainer:
         optimizer: torch.optim.Optimizer,
         samples: Sequence[StepSample],
         advantages: Sequence[float],
+        step: int,
     ) -> dict[str, Any]:
         config, world = self.config, self.world
+        lr = config.optim.lr_at(step)
+        for group in optimizer.param_groups:
+            group["lr"] = lr
         capacity = config.optim.max_tokens
         tokens = [sample.sample for sample in samples]
         old = sampled_log_probs(model, tokens, capacity=capacity)
@@ -514,7 +518,7 @@ class RLTrainer:
             weighted = all_sum(merged.get(key, 0.0) * rank_tokens, world)
             values[f"actor/{key}"] = weighted / max(total, 1)
         values["actor/grad_norm"] = grad_norm
-        values["actor/lr"] = config.optim.lr
+        values["actor/lr"] = lr
         values["batch/tokens"] = sum(len(t.token_ids) for t in tokens)
         return values
 

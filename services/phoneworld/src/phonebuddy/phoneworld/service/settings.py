@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import re
-import socket
 from typing import Self
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from phonebuddy.protocol.subjects import host_instance_id
+
 
 def _default_instance_id() -> str:
-    return re.sub(r"[^A-Za-z0-9_-]", "-", f"world-{socket.gethostname()}")[:48]
+    return host_instance_id("world")
 
 
 class WorldSettings(BaseSettings):
