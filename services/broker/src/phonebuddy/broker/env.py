@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import TypeVar
 
+from prometheus_client import Gauge
 from pydantic import BaseModel
 
 from phonebuddy.bus import Bus, BusError, RemoteError
@@ -112,25 +113,34 @@ async def leased_device(
     timeout_s: float,
     ttl_s: float,
     wait_s: float,
+    waiting: Gauge | None = None,
 ) -> AsyncIterator[EnvSession]:
-    """Lease a device of `source`, waiting up to `wait_s` while all are busy; release on exit."""
+    """Lease a device of `source`, waiting up to `wait_s` while all are busy; release on exit.
+    `waiting` counts the episodes asking for a device right now (the backlog PhoneWorld's
+    autoscaler reads)."""
     deadline = time.monotonic() + wait_s
     delay = 0.05
     request = m.LeaseRequest(client_id=client_id[:128], ttl_s=ttl_s, apps=apps)
-    while True:
-        try:
-            lease = await bus.request(
-                env_lease_subject(source), request, Lease, timeout_s=timeout_s
-            )
-            break
-        except RemoteError as exc:
-            if exc.code != ErrorCode.NO_DEVICE_AVAILABLE or time.monotonic() > deadline:
-                raise _classify(exc, f"lease a {source.value} device") from exc
-        except BusError as exc:
-            if time.monotonic() > deadline:
-                raise _classify(exc, f"lease a {source.value} device") from exc
-        await asyncio.sleep(delay)
-        delay = min(delay * 2, 1.0)
+    if waiting is not None:
+        waiting.inc()
+    try:
+        while True:
+            try:
+                lease = await bus.request(
+                    env_lease_subject(source), request, Lease, timeout_s=timeout_s
+                )
+                break
+            except RemoteError as exc:
+                if exc.code != ErrorCode.NO_DEVICE_AVAILABLE or time.monotonic() > deadline:
+                    raise _classify(exc, f"lease a {source.value} device") from exc
+            except BusError as exc:
+                if time.monotonic() > deadline:
+                    raise _classify(exc, f"lease a {source.value} device") from exc
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+    finally:
+        if waiting is not None:
+            waiting.dec()
     session = EnvSession(bus, lease, timeout_s=timeout_s, ttl_s=ttl_s)
     try:
         yield session

@@ -36,4 +36,7 @@ class BrokerMetrics:
         self.failed_episodes = m.counter("failed_episodes", "Episodes given up", ["reason"])
         self.groups = m.counter("groups", "Groups finished", ["outcome"])
         self.running = m.gauge("running_episodes", "Episodes in progress")
+        self.lease_waiting = m.gauge(
+            "lease_waiting", "Episodes asking for a device now (the device backlog)", ["source"]
+        )
         self.runs = m.counter("runs", "Rollout requests accepted")

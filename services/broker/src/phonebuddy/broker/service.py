@@ -392,6 +392,7 @@ class BrokerService:
                         bus, work.task.source, client_id=f"{work.run_id}/{work.episode_id}",
                         apps=work.task.apps, timeout_s=s.env_timeout_s, ttl_s=s.lease_ttl_s,
                         wait_s=s.lease_wait_s,
+                        waiting=self.metrics.lease_waiting.labels(source=work.task.source.value),
                     ) as env:  # fmt: skip
                         return await runner.run(work, env, attempt, policy), ""
             except EnvRejectedError as exc:

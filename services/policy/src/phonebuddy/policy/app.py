@@ -108,7 +108,7 @@ class PolicyService:
     def __init__(self, settings: PolicySettings, backend: Backend) -> None:
         self.settings = settings
         self.backend = backend
-        self.metrics = PolicyMetrics()
+        self.metrics = PolicyMetrics(settings.served_model_name)
         self.memory = MemoryReturn()
         self.store: ObjectStore | None = None
         self.http: httpx.AsyncClient | None = None
@@ -244,6 +244,11 @@ class PolicyService:
         token_ids = bool(request.return_token_ids)
         self.metrics.prompt_tokens.inc(generation.prompt_tokens)
         self.metrics.completion_tokens.inc(completion_tokens)
+        vllm = self.metrics.vllm
+        vllm.prompt_tokens.inc(generation.prompt_tokens)
+        vllm.generation_tokens.inc(completion_tokens)
+        for sample in generation.samples:
+            vllm.success.labels(vllm.model_name, sample.finish).inc()
         return ChatCompletion(
             model=s.served_model_name,
             choices=[
@@ -339,10 +344,16 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
             ]
         )
 
+    in_flight: set[int] = set()  # requests admitted and not yet answered
+
     @app.post("/v1/chat/completions", dependencies=[Depends(client_auth)])
     async def chat_completions(request: ChatCompletionRequest) -> JSONResponse:
         started = time.perf_counter()
         service.metrics.queue_depth.set(backend.queue_depth)
+        vllm = service.metrics.vllm
+        in_flight.add(id(request))
+        vllm.waiting.set(backend.queue_depth)
+        vllm.running.set(max(0, len(in_flight) - backend.queue_depth))
         outcome, code = "error", 500
         try:
             async with service.gate.admitted():  # waits while paused for a weight update
@@ -357,6 +368,11 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
                 time.perf_counter() - started
             )
             service.metrics.queue_depth.set(backend.queue_depth)
+            in_flight.discard(id(request))
+            if outcome == "ok":
+                vllm.e2e_latency.observe(time.perf_counter() - started)
+            vllm.waiting.set(backend.queue_depth)
+            vllm.running.set(max(0, len(in_flight) - backend.queue_depth))
         return JSONResponse(
             completion.model_dump(mode="json"),
             headers={VERSION_HEADER: completion.model_version},
