@@ -8,7 +8,7 @@ SETUP_INPUTS := infra/setup.sh constraints.txt requirements-dev.txt \
 	$(wildcard libs/*/pyproject.toml services/*/pyproject.toml training-jobs/*/pyproject.toml)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup fmt lint test test-slow check-dists bench up demo chart check clean
+.PHONY: help setup fmt lint test test-slow check-dists bench up demo chart images check clean
 
 help: ## List the verbs
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -50,6 +50,9 @@ demo: $(SETUP_STAMP) ## The main job on embedded defaults: stack, teacher rollou
 chart: $(SETUP_STAMP) ## Regenerate the chart's values.schema.json and NATS users, then lint the chart
 	$(PY) infra/chart_files.py
 	$(BIN)/helm lint --strict charts/phonebuddy -f charts/phonebuddy/ci/cpu-only-values.yaml
+
+images: $(SETUP_STAMP) ## Build every image offline (Debian roots + the project's wheels) into build/images; prints sizes
+	$(PY) infra/images/build.py
 
 check: lint check-dists test ## What CI runs: lint, the distribution check, then the tests
 

@@ -12,6 +12,10 @@ command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
 [ -n "$(fc-list :lang=zh 2>/dev/null | head -n 1)" ] || need_apt+=(fonts-noto-cjk)
 # Headless Chromium for the trajectory viewer's browser tests (never `playwright install`).
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# Images without a registry (mmdebstrap) and a real container runtime for their tests.
+for tool in mmdebstrap containerd runc; do
+  command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool")
+done
 if [ ${#need_apt[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"

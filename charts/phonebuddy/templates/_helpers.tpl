@@ -96,9 +96,20 @@ readinessProbe:
   failureThreshold: 3
 {{- end -}}
 
+{{/* Where a component of this release answers: its Service, or with hostNetwork (a one-node
+cluster without cluster DNS or kube-proxy) the node's loopback, where every pod listens.
+phonebuddy.host (dict "root" $ "component" "nats") */}}
+{{- define "phonebuddy.host" -}}
+{{- if .root.Values.global.hostNetwork -}}
+127.0.0.1
+{{- else -}}
+{{- include "phonebuddy.name" . -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "phonebuddy.natsUrl" -}}
 {{- if .Values.nats.enabled -}}
-{{- printf "nats://%s:%d" (include "phonebuddy.name" (dict "root" . "component" "nats")) (int .Values.nats.service.port) -}}
+{{- printf "nats://%s:%d" (include "phonebuddy.host" (dict "root" . "component" "nats")) (int .Values.nats.service.port) -}}
 {{- else -}}
 {{- required "global.nats.url must be set when nats.enabled is false (the services need a NATS server with JetStream)" .Values.global.nats.url -}}
 {{- end -}}
@@ -133,7 +144,7 @@ readinessProbe:
 {{- if .Values.objectStore.external.enabled -}}
 {{- required "objectStore.external.endpoint (HOST:PORT) must be set when objectStore.external.enabled is true" .Values.objectStore.external.endpoint -}}
 {{- else -}}
-{{- printf "%s:%d" (include "phonebuddy.name" (dict "root" . "component" "minio")) (int .Values.objectStore.minio.service.port) -}}
+{{- printf "%s:%d" (include "phonebuddy.host" (dict "root" . "component" "minio")) (int .Values.objectStore.minio.service.port) -}}
 {{- end -}}
 {{- end -}}
 
