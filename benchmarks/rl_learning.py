@@ -26,6 +26,10 @@ group's tokens: under the token-mean the actions a failure shares with a success
 down on balance. `--loss-agg episode_mean` weighs every episode the same; with it, lr 3e-4,
 20 steps: 17/40 -> 14/40 (CI [-0.28, 0.13]), curve 4,3,5,3,4,4,2,1,1,1,2,3,5,3,5,3,1,1,5,4 of 8
 (first third 23/48, last 19/48): no collapse, no rise (76 minutes on 2 cores, partly shared).
+With --step-budget 4 (only the teacher's path succeeds; at 8 steps an odd number of toggles
+also does), --rl-warmup 3, episode_mean, lr 3e-4, 12 steps: 15/32 -> 18/32 at T=1, curve
+4,4,3,3,5,4,3,2,4,3,4,6 of 8, difference CI [-0.14, 0.32]: a rise of the estimate inside the
+noise (31 minutes on 2 shared cores).
 
 Prints one JSON object; progress goes to stderr. About 15 minutes on 2 quiet cores for 12 steps
 of 8 episodes; 20 steps took 64 minutes.
