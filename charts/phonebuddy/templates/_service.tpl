@@ -30,7 +30,7 @@ spec:
   selector:
     {{- include "phonebuddy.selectorLabels" . | nindent 4 }}
   ports:
-    - {name: http, port: {{ $values.service.port }}, targetPort: http}
+    - {name: http, port: {{ $values.service.port }}, targetPort: http, protocol: TCP}
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -42,7 +42,8 @@ spec:
   {{- if not .autoscaled }}
   replicas: {{ $values.replicas }}
   {{- end }}
-  {{- with .strategy }}
+  {{- /* On the host's network a new pod cannot start beside the old one (same ports). */}}
+  {{- with .strategy | default (ternary "type: Recreate" "" .root.Values.global.hostNetwork) }}
   strategy:
     {{- . | nindent 4 }}
   {{- end }}
@@ -76,7 +77,7 @@ spec:
             {{- toYaml . | nindent 12 }}
             {{- end }}
           ports:
-            - {name: http, containerPort: {{ $values.service.port }}}
+            - {name: http, containerPort: {{ $values.service.port }}, protocol: TCP}
             {{- with .ports }}
             {{- . | nindent 12 }}
             {{- end }}

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from phonebuddy.testing.process import ManagedProcess, find_binary
 
-NAMESPACE = "k8s.io"  # the kubelet's namespace: images imported here are the node's
+NAMESPACE = "k8s.io"
+CNI_PLUGINS = "/usr/lib/cni"  # the kubelet's namespace: images imported here are the node's
 
 
 class Containerd(ManagedProcess):
@@ -22,6 +23,12 @@ class Containerd(ManagedProcess):
         self.sandbox_image = sandbox_image
 
     def command(self) -> Sequence[str]:
+        # CNI: loopback only (Debian's containernetworking-plugins); pods use the host network.
+        cni = self.work_dir / "cni"
+        cni.mkdir(exist_ok=True)
+        (cni / "10-loopback.conflist").write_text(
+            '{"cniVersion": "0.4.0", "name": "loopback", "plugins": [{"type": "loopback"}]}\n'
+        )
         cri = [
             '[plugins."io.containerd.grpc.v1.cri"]',
             "  restrict_oom_score_adj = true",
@@ -29,6 +36,11 @@ class Containerd(ManagedProcess):
         ]
         if self.sandbox_image:
             cri.append(f'  sandbox_image = "{self.sandbox_image}"')
+        cri += [
+            '[plugins."io.containerd.grpc.v1.cri".cni]',
+            f'  bin_dir = "{CNI_PLUGINS}"',
+            f'  conf_dir = "{cni}"',
+        ]
         config = self.work_dir / "config.toml"
         config.write_text(
             "\n".join([
@@ -57,6 +69,26 @@ class Containerd(ManagedProcess):
             [find_binary("ctr"), "--address", str(self.socket), "--namespace", NAMESPACE, *args],
             capture_output=True, text=True, check=check, timeout=timeout_s,
         )  # fmt: skip
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """Kill every container first: their processes belong to shims, not to containerd, and
+        would outlive it (and the test) otherwise."""
+        if self.running:
+            listed = self.ctr("tasks", "ls", "-q", check=False, timeout_s=30)
+            tasks = listed.stdout.split()
+            for task in tasks:
+                self.ctr("tasks", "kill", "-s", "SIGKILL", task, check=False, timeout_s=30)
+            for task in tasks:
+                self.ctr("tasks", "delete", "-f", task, check=False, timeout_s=30)
+        super().stop(timeout_s)
+        # Shims of this containerd that are still there (a kill that came too late).
+        subprocess.run(["pkill", "-KILL", "-f", f"containerd-shim.* -address {self.socket}"],
+                       check=False)  # fmt: skip
+        mounts = Path("/proc/mounts").read_text().splitlines()
+        for target in sorted(
+            (m.split()[1] for m in mounts if str(self.work_dir) in m), reverse=True
+        ):
+            subprocess.run(["umount", "-l", target], check=False)
 
     def import_image(self, archive: Path) -> None:
         self.ctr("images", "import", str(archive))

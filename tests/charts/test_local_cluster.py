@@ -1,0 +1,175 @@
+"""The chart on a real one-node Kubernetes cluster (`phonebuddy.testing.kube`: etcd,
+kube-apiserver, controller-manager, scheduler and a kubelet on containerd, all on loopback),
+with the project's own images imported into the node:
+
+helm install -> every Deployment and StatefulSet becomes ready -> a teacher rollout through the
+in-cluster broker stores its episodes in the in-cluster object store -> helm upgrade with more
+phones per PhoneWorld pod changes the phones PhoneWorld serves -> helm uninstall leaves nothing.
+
+The cluster is Kubernetes 1.20 (built from Debian's source package): the chart picks
+policy/v1beta1 for the PodDisruptionBudget there by `.Capabilities`."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from phonebuddy.bus import NatsSettings
+from phonebuddy.protocol import PolicyTarget, RolloutRequest, SourceMix, TaskSelection
+from phonebuddy.rollouts import RolloutClient
+from phonebuddy.storage import StoreSettings, open_store
+from phonebuddy.testing.kube import LocalCluster, kube_bin
+from phonebuddy.testing.ports import free_port
+from phonebuddy.trajectories import TrajectoryStore
+
+REPO = Path(__file__).resolve().parents[2]
+CHART = REPO / "charts" / "phonebuddy"
+IMAGES = ("pause", "nats", "s3", "phoneworld", "broker", "teacher")
+RELEASE = "rel"
+
+pytestmark = [
+    pytest.mark.skipif(os.geteuid() != 0, reason="a kubelet and containerd need root"),
+    pytest.mark.timeout(1800),
+]
+
+
+@pytest.fixture(scope="module")
+def images(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    out = tmp_path_factory.mktemp("images")
+    result = subprocess.run(
+        [sys.executable, str(REPO / "infra" / "images" / "build.py"), "--out", str(out), *IMAGES],
+        capture_output=True, text=True, check=False, timeout=1500,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    return {image["image"]: image for image in json.loads(result.stdout)["images"]}
+
+
+@pytest.fixture(scope="module")
+def cluster(
+    images: dict[str, dict], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LocalCluster]:
+    if not (kube_bin() / "kubelet").exists():
+        subprocess.run([str(REPO / "infra" / "kube" / "build_kubernetes.sh")], check=True)
+    work = Path(tmp_path_factory.mktemp("cluster"))
+    with LocalCluster(work, pause_image=images["pause"]["reference"]) as running:
+        assert running.containerd is not None
+        for image in images.values():
+            running.containerd.import_image(Path(image["file"]))
+        yield running
+
+
+def _ports() -> dict[str, int]:
+    from phonebuddy.testing.s3 import _free_port_with_grpc
+
+    ports = {name: free_port("127.0.0.1") for name in
+             ("nats", "nats_monitor", "phoneworld", "teacher", "broker")}  # fmt: skip
+    return {**ports, "s3": _free_port_with_grpc("127.0.0.1")}  # SeaweedFS's gRPC is +10000
+
+
+def _weed_ports() -> list[str]:
+    """SeaweedFS's own parts, each on a free port whose gRPC partner (+10000) is free too."""
+    from phonebuddy.testing.s3 import _free_port_with_grpc
+
+    flags = [f"-{name}.port={_free_port_with_grpc('127.0.0.1')}"
+             for name in ("master", "volume", "filer", "admin")]  # fmt: skip
+    return [*flags, f"-s3.port.iceberg={free_port('127.0.0.1')}",
+            f"-s3.port.lance={free_port('127.0.0.1')}"]  # fmt: skip
+
+
+def _secret(cluster: LocalCluster, name: str) -> dict[str, str]:
+    found = json.loads(cluster.kubectl("get", "secret", name, "-o", "json").stdout)
+    return {key: base64.b64decode(value).decode() for key, value in found["data"].items()}
+
+
+def _workloads_ready(cluster: LocalCluster) -> bool:
+    found = json.loads(cluster.kubectl("get", "deployments,statefulsets", "-o", "json").stdout)
+    items = found["items"]
+    return bool(items) and all(
+        item["status"].get("readyReplicas", 0) == item["spec"]["replicas"] for item in items
+    )
+
+
+def _phones(port: int) -> float:
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    line = next(ln for ln in text.splitlines() if ln.startswith("phonebuddy_phoneworld_devices "))
+    return float(line.split()[-1])
+
+
+async def _teacher_rollout(nats: NatsSettings, store_settings: StoreSettings) -> list:
+    request = RolloutRequest(
+        run_id="in-cluster", tasks=TaskSelection(template_ids=("settings.toggle", "notes.pin")),
+        policy=PolicyTarget(endpoint="teacher", model="phonebuddy-policy"), group_size=2,
+        mix=SourceMix(sim=1.0), step_budget=12,
+    )  # fmt: skip
+    async with RolloutClient.connect(nats) as client:
+        await client.run(request, timeout_s=300)
+    async with open_store(store_settings) as store:
+        return [episode async for episode in TrajectoryStore(store).episodes("in-cluster")]
+
+
+def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster) -> None:
+    ports = _ports()
+    weed_args = [
+        "-logdir=/tmp", "mini", "-dir=/data", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+        "-s3.port={{ .port }}", "-s3.config=/etc/s3/s3.json", "-webdav=false",
+        "-admin.ui=false", "-master.telemetry=false", "-s3.autoCreateBucket=false",
+        "-volume.max=100", *_weed_ports(),
+    ]  # fmt: skip
+    settings = [
+        f"nats.service.port={ports['nats']}", f"nats.service.monitorPort={ports['nats_monitor']}",
+        f"objectStore.minio.service.port={ports['s3']}",
+        f"phoneworld.service.port={ports['phoneworld']}",
+        f"teacher.service.port={ports['teacher']}", f"broker.service.port={ports['broker']}",
+    ]  # fmt: skip
+    args = ["-f", str(CHART / "ci" / "local-cluster-values.yaml"),
+            "--set-json", f"objectStore.minio.args={json.dumps(weed_args)}"]  # fmt: skip
+    for setting in settings:
+        args += ["--set", setting]
+    try:
+        cluster.helm("install", RELEASE, str(CHART), *args, "--wait", "--timeout", "6m")
+        cluster.wait_for(lambda: _workloads_ready(cluster), timeout_s=60, what="workloads")
+        pdb = json.loads(cluster.kubectl("get", "pdb", "-o", "json").stdout)["items"]
+        assert pdb[0]["apiVersion"] == "policy/v1beta1"  # chosen by .Capabilities on 1.20
+
+        users = _secret(cluster, f"{RELEASE}-phonebuddy-nats-users")
+        nats = NatsSettings(url=f"nats://127.0.0.1:{ports['nats']}", user="client",
+                            password=users["client"])  # fmt: skip
+        keys = _secret(cluster, f"{RELEASE}-phonebuddy-object-store")
+        store = StoreSettings(
+            url="s3://phonebuddy", endpoint=f"127.0.0.1:{ports['s3']}",
+            access_key=keys["accessKey"], secret_key=keys["secretKey"],
+        )  # fmt: skip
+        episodes = asyncio.run(_teacher_rollout(nats, store))
+        assert len(episodes) == 4
+        assert all(e.verdict is not None and e.verdict.success for e in episodes)
+        assert {e.policy.version for e in episodes} == {"phoneworld-oracle"}
+
+        assert _phones(ports["phoneworld"]) == 2
+        cluster.helm("upgrade", RELEASE, str(CHART), *args, "--set", "phoneworld.devicesPerPod=3",
+                     "--wait", "--timeout", "6m")  # fmt: skip
+        cluster.wait_for(lambda: _phones(ports["phoneworld"]) == 3, timeout_s=120,
+                         what="PhoneWorld to serve 3 phones")  # fmt: skip
+        again = _secret(cluster, f"{RELEASE}-phonebuddy-nats-users")
+        assert again == users  # generated credentials survive an upgrade
+    except BaseException:
+        sys.stderr.write(cluster.pod_log_tail())
+        raise
+    cluster.helm("uninstall", RELEASE, "--wait", "--timeout", "3m")
+
+    def left() -> str:
+        kinds = "all,secrets,configmaps,pvc,networkpolicies,pdb,serviceaccounts"
+        selector = f"app.kubernetes.io/instance={RELEASE}"
+        return cluster.kubectl("get", kinds, "-l", selector, "-o", "name").stdout.strip()
+
+    # The garbage collector removes ReplicaSets and pods after their owners; pods end within
+    # their grace period (every service handles SIGTERM).
+    cluster.wait_for(lambda: left() == "", timeout_s=120, what="nothing of the release left")
