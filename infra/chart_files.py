@@ -73,20 +73,13 @@ def key_docs(text: str) -> dict[tuple[str, ...], KeyDoc]:
     return docs
 
 
+# bool before int: True is an int too.
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+               (list, "array"), (dict, "object"))  # fmt: skip
+
+
 def _type_of(value: Any) -> str | None:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return None
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), None)
 
 
 def schema_for(value: Any, path: tuple[str, ...], docs: dict[tuple[str, ...], KeyDoc]) -> dict:

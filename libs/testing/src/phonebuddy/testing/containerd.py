@@ -9,8 +9,8 @@ from pathlib import Path
 
 from phonebuddy.testing.process import ManagedProcess, find_binary
 
-NAMESPACE = "k8s.io"
-CNI_PLUGINS = "/usr/lib/cni"  # the kubelet's namespace: images imported here are the node's
+NAMESPACE = "k8s.io"  # the kubelet's namespace: images imported here are the node's
+CNI_PLUGINS = "/usr/lib/cni"
 
 
 class Containerd(ManagedProcess):

@@ -18,7 +18,7 @@ import os
 import ssl
 import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -300,9 +300,3 @@ def _http_ok(url: str) -> bool:
         return httpx.get(url, timeout=2).status_code == 200
     except httpx.HTTPError:
         return False
-
-
-@contextlib.contextmanager
-def local_cluster(work_dir: Path, *, pause_image: str) -> Iterator[LocalCluster]:
-    with LocalCluster(work_dir, pause_image=pause_image) as cluster:
-        yield cluster

@@ -199,8 +199,3 @@ def render(dashboard: Dashboard) -> dict[str, Any]:
 def rendered_files() -> dict[str, str]:
     """File name -> JSON text of every dashboard."""
     return {f"{d.uid}.json": json.dumps(render(d), indent=2) + "\n" for d in DASHBOARDS}
-
-
-def queries() -> list[tuple[str, str, str]]:
-    """(dashboard, panel, PromQL) of every target."""
-    return [(d.uid, p.title, expr) for d in DASHBOARDS for p in d.panels for expr in p.exprs]
