@@ -3,11 +3,14 @@ kube-apiserver, controller-manager, scheduler and a kubelet on containerd, all o
 with the project's own images imported into the node:
 
 helm install -> every Deployment and StatefulSet becomes ready -> a teacher rollout through the
-in-cluster broker stores its episodes in the in-cluster object store -> helm upgrade with more
-phones per PhoneWorld pod changes the phones PhoneWorld serves -> helm uninstall leaves nothing.
+in-cluster broker stores its episodes in the in-cluster object store -> `phonebuddy jobs render
+sft | kubectl apply -f -` fine-tunes the tiny model on those episodes in a pod and its checkpoint
+appears in the in-cluster store -> helm upgrade with more phones per PhoneWorld pod changes the
+phones PhoneWorld serves -> helm uninstall leaves nothing.
 
 The cluster is Kubernetes 1.20 (built from Debian's source package): the chart picks
-policy/v1beta1 for the PodDisruptionBudget there by `.Capabilities`."""
+policy/v1beta1 for the PodDisruptionBudget there by `.Capabilities`, and the rendered Job leaves
+out podFailurePolicy (1.26+)."""
 
 from __future__ import annotations
 
@@ -22,8 +25,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+import yaml
 
 from phonebuddy.bus import NatsSettings
+from phonebuddy.policy_model import make_tiny
 from phonebuddy.protocol import PolicyTarget, RolloutRequest, SourceMix, TaskSelection
 from phonebuddy.rollouts import RolloutClient
 from phonebuddy.storage import StoreSettings, open_store
@@ -33,7 +38,7 @@ from phonebuddy.trajectories import TrajectoryStore
 
 REPO = Path(__file__).resolve().parents[2]
 CHART = REPO / "charts" / "phonebuddy"
-IMAGES = ("pause", "nats", "s3", "phoneworld", "broker", "teacher")
+IMAGES = ("pause", "nats", "s3", "phoneworld", "broker", "teacher", "sft")
 RELEASE = "rel"
 
 pytestmark = [
@@ -116,7 +121,57 @@ async def _teacher_rollout(nats: NatsSettings, store_settings: StoreSettings) ->
         return [episode async for episode in TrajectoryStore(store).episodes("in-cluster")]
 
 
-def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster) -> None:
+async def _upload(files: dict[str, bytes], settings: StoreSettings) -> None:
+    async with open_store(settings) as store:
+        for key, data in files.items():
+            await store.put_bytes(key, data)
+
+
+async def _keys(settings: StoreSettings, prefix: str) -> list[str]:
+    async with open_store(settings) as store:
+        return await store.list(prefix)
+
+
+def _sft_job(cluster: LocalCluster, store: StoreSettings, release_values: list[Path],
+             work: Path) -> list[str]:  # fmt: skip
+    """The tiny model fine-tuned on the in-cluster run by a Job rendered with `phonebuddy jobs
+    render` and applied with kubectl; the keys of the checkpoint it wrote."""
+    base = make_tiny(work / "tiny", seed=0)
+    files = {p.relative_to(base).as_posix(): p.read_bytes() for p in base.rglob("*") if p.is_file()}
+    asyncio.run(_upload(files, store.model_copy(update={"url": "s3://phonebuddy/models/tiny"})))
+    preset = REPO / "training-jobs" / "sft" / "src" / "phonebuddy" / "sft" / "configs"
+    config = yaml.safe_load((preset / "tiny-cpu.yaml").read_text())
+    config |= {"name": "cluster-sft",
+               "train": {"max_steps": 2, "epochs": 1, "seed": 0}}  # fmt: skip
+    config["model"]["base"] = "s3://phonebuddy/models/tiny"
+    config["data"] |= {"runs": [{"run": "in-cluster"}], "validation_fraction": 0.0}
+    config["optim"]["global_batch_rows"] = 1
+    config["checkpoint"] |= {"output": "s3://phonebuddy/sft", "every_steps": 2}
+    config_file = work / "sft.yaml"
+    config_file.write_text(yaml.safe_dump(config))
+    server = json.loads(cluster.kubectl("version", "-o", "json").stdout)["serverVersion"]
+    values = [part for path in release_values for part in ("-f", str(path))]
+    rendered = subprocess.run(
+        [str(Path(sys.executable).parent / "phonebuddy"), "jobs", "render", "sft",
+         "--config", str(config_file), "--release", RELEASE, *values, "--cpu", "1",
+         "--memory", "4Gi", "--kube-version", server["gitVersion"]],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    cluster.kubectl("apply", "-f", "-", stdin=rendered)
+    job = f"{RELEASE}-phonebuddy-cluster-sft"
+
+    def finished() -> bool:
+        status = json.loads(cluster.kubectl("get", "job", job, "-o", "json").stdout)["status"]
+        assert not status.get("failed"), "the SFT Job's pod failed"
+        return bool(status.get("succeeded"))
+
+    cluster.wait_for(finished, timeout_s=600, what="the SFT Job to complete")
+    keys = asyncio.run(_keys(store.model_copy(update={"url": "s3://phonebuddy/sft"}), ""))
+    cluster.kubectl("delete", "-f", "-", stdin=rendered)
+    return keys
+
+
+def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster, tmp_path: Path) -> None:
     ports = _ports()
     weed_args = [
         "-logdir=/tmp", "mini", "-dir=/data", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
@@ -125,12 +180,16 @@ def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster) -> None:
         "-volume.max=100", *_weed_ports(),
     ]  # fmt: skip
     settings = [
-        f"nats.service.port={ports['nats']}", f"nats.service.monitorPort={ports['nats_monitor']}",
-        f"objectStore.minio.service.port={ports['s3']}",
         f"phoneworld.service.port={ports['phoneworld']}",
         f"teacher.service.port={ports['teacher']}", f"broker.service.port={ports['broker']}",
     ]  # fmt: skip
-    args = ["-f", str(CHART / "ci" / "local-cluster-values.yaml"),
+    ports_values = tmp_path / "ports.yaml"  # the same ports for `jobs render`
+    ports_values.write_text(yaml.safe_dump({
+        "nats": {"service": {"port": ports["nats"], "monitorPort": ports["nats_monitor"]}},
+        "objectStore": {"minio": {"service": {"port": ports["s3"]}}},
+    }))  # fmt: skip
+    release_values = [CHART / "ci" / "local-cluster-values.yaml", ports_values]
+    args = ["-f", str(release_values[0]), "-f", str(ports_values),
             "--set-json", f"objectStore.minio.args={json.dumps(weed_args)}"]  # fmt: skip
     for setting in settings:
         args += ["--set", setting]
@@ -153,6 +212,14 @@ def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster) -> None:
         assert all(e.verdict is not None and e.verdict.success for e in episodes)
         assert {e.policy.version for e in episodes} == {"phoneworld-oracle"}
 
+        keys = _sft_job(cluster, store, release_values, tmp_path)
+        step = "cluster-sft/checkpoints/step-00000002"
+        assert {
+            f"{step}/COMPLETE",
+            f"{step}/model/model.safetensors",
+            "cluster-sft/latest.json",
+        } <= set(keys)
+
         assert _phones(ports["phoneworld"]) == 2
         cluster.helm("upgrade", RELEASE, str(CHART), *args, "--set", "phoneworld.devicesPerPod=3",
                      "--wait", "--timeout", "6m")  # fmt: skip
@@ -173,3 +240,60 @@ def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster) -> None:
     # The garbage collector removes ReplicaSets and pods after their owners; pods end within
     # their grace period (every service handles SIGTERM).
     cluster.wait_for(lambda: left() == "", timeout_s=120, what="nothing of the release left")
+
+
+CRDS = Path(__file__).resolve().parent / "crds"
+CUSTOM_KINDS = {"ScaledObject", "ServiceMonitor", "PodMonitor", "PrometheusRule",
+                "InferenceService"}  # fmt: skip
+
+
+def _pruned(sent: object, returned: object, path: str = "") -> list[str]:
+    """Fields of `sent` that the API server dropped: Kubernetes 1.20 prunes fields a CRD's
+    schema does not know instead of rejecting them (strict field validation is 1.25+)."""
+    if isinstance(sent, dict) and isinstance(returned, dict):
+        return [p for key, value in sent.items()
+                for p in ([f"{path}.{key}"] if key not in returned
+                          else _pruned(value, returned[key], f"{path}.{key}"))]  # fmt: skip
+    if isinstance(sent, list) and isinstance(returned, list):
+        return [p for i, (a, b) in enumerate(zip(sent, returned, strict=False))
+                for p in _pruned(a, b, f"{path}[{i}]")]  # fmt: skip
+    return []
+
+
+def _dry_run(cluster: LocalCluster, obj: dict) -> subprocess.CompletedProcess[str]:
+    return cluster.kubectl("apply", "--dry-run=server", "-o", "json", "-f", "-",
+                           stdin=json.dumps(obj), check=False)  # fmt: skip
+
+
+def test_custom_resources_are_accepted_whole_by_their_upstream_crds(cluster: LocalCluster) -> None:
+    """KEDA's, the Prometheus Operator's and KServe's CRDs (tests/charts/crds, vendored) in the
+    API server; every custom resource of every CI values file passes a server-side dry run with
+    no field pruned (1.20 would drop an unknown one silently), and a misspelt or mistyped field
+    is refused."""
+    names = []
+    for crd in sorted(CRDS.glob("*.yaml")):
+        cluster.kubectl("apply", "-f", str(crd))
+        names.append(f"crd/{yaml.safe_load(crd.read_text())['metadata']['name']}")
+    cluster.kubectl("wait", "--for=condition=Established", *names, "--timeout=60s")
+    checked: set[str] = set()
+    for values in sorted((CHART / "ci").glob("*-values.yaml")):
+        rendered = cluster.helm("template", RELEASE, str(CHART), "-f", str(values)).stdout
+        for obj in (doc for doc in yaml.safe_load_all(rendered) if doc):
+            if obj["kind"] not in CUSTOM_KINDS:
+                continue
+            result = _dry_run(cluster, obj)
+            assert result.returncode == 0, f"{values.name} {obj['kind']}: {result.stderr}"
+            assert _pruned(obj, json.loads(result.stdout)) == [], f"{values.name} {obj['kind']}"
+            checked.add(obj["kind"])
+            if obj["kind"] == "ServiceMonitor":
+                monitor = obj
+    assert checked == CUSTOM_KINDS
+
+    misspelt = json.loads(json.dumps(monitor))
+    misspelt["spec"]["endpoints"][0]["intervall"] = "15s"
+    result = _dry_run(cluster, misspelt)  # kubectl checks it against the CRD's published schema
+    assert result.returncode != 0
+    assert 'unknown field "intervall"' in result.stderr
+    mistyped = json.loads(json.dumps(monitor))
+    mistyped["spec"]["endpoints"] = "http"
+    assert _dry_run(cluster, mistyped).returncode != 0

@@ -166,3 +166,61 @@ def test_a_job_declared_in_the_release_values_is_the_same_object(tmp_path: Path)
         assert obj in released, kind
     accounts = [o["metadata"]["name"] for o in released if o["kind"] == "ServiceAccount"]
     assert "rel-phonebuddy-training" in accounts  # the Job's account is part of every release
+
+
+def test_the_release_scrapes_and_admits_a_rendered_jobs_metrics(tmp_path: Path) -> None:
+    """A job rendered by `jobs render` serves /metrics on a named port for two scrape intervals
+    after its end; the release's PodMonitor selects it and its NetworkPolicy lets the scrapers
+    (and only the job's own ranks otherwise) in."""
+    config = tmp_path / "sft.yaml"
+    config.write_text(yaml.safe_dump({"name": "s", "checkpoint": {"output": "s3://pb/c"}}))
+    code, out, err = jobs_render("sft", "--config", str(config), "--release", "rel")
+    assert code == 0, err
+    pod = objects_of(out)["Job"]["spec"]["template"]
+    (container,) = pod["spec"]["containers"]
+    assert container["ports"] == [{"name": "metrics", "containerPort": 9400, "protocol": "TCP"}]
+    sets = dict(a.split("=", 1) for a in container["args"][5::2])
+    assert sets == {"metrics.port": "9400", "metrics.host": "0.0.0.0", "metrics.linger_s": "30"}
+
+    values = tmp_path / "values.yaml"
+    values.write_text(yaml.safe_dump({
+        "policy": {"model": "s3://phonebuddy/checkpoints/sft"},
+        "monitoring": {"serviceMonitors": {"enabled": True, "interval": "1m"}},
+        "networkPolicy": {"metricsNamespaceSelector": {"name": "monitoring"}},
+    }))  # fmt: skip
+    code, out, err = jobs_render("sft", "--config", str(config), "--release", "rel",
+                                 "-f", str(values))  # fmt: skip
+    assert code == 0, err
+    (container,) = objects_of(out)["Job"]["spec"]["template"]["spec"]["containers"]
+    assert "metrics.linger_s=120" in container["args"]
+    helm = Path(sys.executable).parent / "helm"
+    released = yaml.safe_load_all(subprocess.run(
+        [str(helm), "template", "rel", str(CHART), "-f", str(values)],
+        capture_output=True, text=True, check=True,
+    ).stdout)  # fmt: skip
+    by_name = {(o["kind"], o["metadata"]["name"]): o for o in released if o}
+    monitor = by_name["PodMonitor", "rel-phonebuddy-training"]["spec"]
+    policy = by_name["NetworkPolicy", "rel-phonebuddy-training"]["spec"]
+    labels = pod["metadata"]["labels"]
+    for selector in (monitor["selector"], policy["podSelector"]):
+        assert selects(selector, labels)
+        assert not selects(selector, {**labels, "app.kubernetes.io/instance": "other"})
+    assert monitor["podMetricsEndpoints"][0]["port"] == "metrics"
+    ranks, scrapers = policy["ingress"]
+    assert "ports" not in ranks
+    assert selects(ranks["from"][0]["podSelector"], labels)
+    assert scrapers == {"from": [{"namespaceSelector": {"matchLabels": {"name": "monitoring"}}}],
+                        "ports": [{"port": "metrics", "protocol": "TCP"}]}  # fmt: skip
+
+
+def selects(selector: dict[str, Any], labels: dict[str, str]) -> bool:
+    """A Kubernetes label selector (matchLabels, matchExpressions In/Exists) against labels."""
+    if any(labels.get(k) != v for k, v in selector.get("matchLabels", {}).items()):
+        return False
+    for expression in selector.get("matchExpressions", []):
+        key, operator = expression["key"], expression["operator"]
+        if operator == "Exists" and key not in labels:
+            return False
+        if operator == "In" and labels.get(key) not in expression["values"]:
+            return False
+    return True

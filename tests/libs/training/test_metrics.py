@@ -2,6 +2,7 @@ import io
 import json
 
 import httpx
+import pytest
 
 from phonebuddy.training.metrics import TrainMetrics
 
@@ -49,3 +50,19 @@ def test_a_resumed_job_keeps_the_history_of_the_run_it_continues(tmp_path) -> No
     assert [(r["event"], r["step"]) for r in records] == [
         ("step", 1), ("step", 2), ("resumed", 2), ("step", 3), ("step", 4), ("step", 5)
     ]  # fmt: skip
+
+
+def test_the_last_values_stay_scrapable_for_the_linger_time_then_the_port_closes() -> None:
+    import threading
+
+    metrics = TrainMetrics("sft", stream=io.StringIO())
+    port = metrics.serve("127.0.0.1", 0)
+    metrics.record("step", {"step": 7, "loss": 0.5})
+    closing = threading.Thread(target=metrics.close, kwargs={"linger_s": 1.0})
+    closing.start()
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=2).text
+    assert 'phonebuddy_train_step{kind="sft"} 7.0' in text  # the job has ended; still served
+    closing.join(timeout=5)
+    assert not closing.is_alive()
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=2)

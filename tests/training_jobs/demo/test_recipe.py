@@ -2,7 +2,8 @@
 demo --no-wait` starts the local stack, rolls out the teacher at train seeds on sim and real
 phones, fine-tunes the tiny model on those episodes, evaluates the untrained and the SFT model
 at held-out seeds, runs mixed sim/real RL from the SFT checkpoint, evaluates the RL model, and
-writes one report of all three; then it stops the stack. The learning claim itself (SFT above
+writes one report of all three; then it runs every Grafana panel's query on the stack's
+Prometheus, and stops the stack. The learning claim itself (SFT above
 untrained with non-overlapping intervals) is measured by the full-size demo (README), not here:
 a few SFT steps teach nothing."""
 
@@ -60,6 +61,10 @@ def test_the_demo_runs_every_stage_and_reports_all_three_policies(tmp_path: Path
     assert html.startswith("<!doctype html>")
     for label in ("untrained", "sft", "rl"):
         assert label in html
+    # Every dashboard panel's query returned data on the stack's Prometheus over the run (the
+    # training panels from the jobs' own /metrics, the policy panels from vLLM's names).
+    assert summary["dashboards"]["targets"] >= 40
+    assert summary["dashboards"]["empty"] == []
     err = result.stderr
     assert "intervals" in err  # the learning line, whichever way it came out
     assert "stopping the local stack" in err

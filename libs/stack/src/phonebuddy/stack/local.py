@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import secrets
 from collections.abc import Sequence
 from importlib.metadata import entry_points
@@ -117,6 +118,16 @@ def _missing(spec: dict[str, Any], pending: list[dict[str, Any]]) -> set[str]:
     return {name for name in spec.get("after", ()) if name not in known}
 
 
+def local_rules(folder: Path) -> Path:
+    """The rules with every group evaluated at the stack's scrape interval rather than a
+    cluster's 30 s: a local run of a few minutes then shows in them (a short job's last values
+    live for seconds)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "rules.yaml"
+    path.write_text(re.sub(r"(?m)^\s+interval: .*\n", "", rules_path().read_text()))
+    return path
+
+
 class LocalStack:
     """Starts the stack in `__aenter__`, stops every process in `__aexit__` (reverse order)."""
 
@@ -182,9 +193,10 @@ class LocalStack:
             self._add("store", f"local:{folder}", None, "object store (local folder)")
             self.env["PHONEBUDDY_STORE_URL"] = f"local:{folder}"
 
+        prometheus_dir = self.state_dir / "prometheus"
         prometheus = await self._exit.enter_async_context(
             PrometheusServer(
-                host=self.host, work_dir=self.state_dir / "prometheus", rule_files=[rules_path()]
+                host=self.host, work_dir=prometheus_dir, rule_files=[local_rules(prometheus_dir)]
             )
         )
         self._add("prometheus", prometheus.url, prometheus.pid, "Prometheus")

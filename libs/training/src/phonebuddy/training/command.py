@@ -106,7 +106,7 @@ def run_job(
     except COMMON_FAILURES + failures as exc:
         raise fail(str(exc)) from None
     finally:
-        metrics.close()
+        metrics.close(linger_s=config.metrics.linger_s)
         close_world(world)
     if world.is_main:
         summary = {

@@ -60,6 +60,11 @@ class MetricsPortConfig(Section):
         default=None, ge=0, le=65535, description="/metrics on rank 0; None = off"
     )
     host: str = "127.0.0.1"
+    linger_s: float = Field(
+        default=0.0, ge=0, le=600,
+        description="seconds /metrics stays up after the job ends, so the last step's values "
+        "are scraped (about two scrape intervals)",
+    )  # fmt: skip
 
 
 def to_yaml(config: BaseModel) -> str:

@@ -89,6 +89,7 @@ def render_job(
     namespace: str | None,
     values_files: list[Path],
     entry: dict[str, Any],
+    kube_version: str | None = None,
 ) -> str:
     """The chart's training-job objects for one job, as YAML."""
     with tempfile.TemporaryDirectory(prefix="phonebuddy-jobs-") as folder:
@@ -99,6 +100,8 @@ def render_job(
         command = [find_helm(), "template", release, str(chart), "--show-only", TEMPLATE]
         if namespace:
             command += ["--namespace", namespace]
+        if kube_version:
+            command += ["--kube-version", kube_version]
         for values in (defaults, *values_files, jobs):
             command += ["--values", str(values)]
         result = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -132,6 +135,16 @@ def render(
         list[str] | None,
         typer.Option("--arg", help="an extra argument for the job's command (repeatable)"),
     ] = None,
+    cpu: Annotated[
+        str | None, typer.Option(help="CPU per pod (request = limit), e.g. 4 or 500m")
+    ] = None,
+    memory: Annotated[
+        str | None, typer.Option(help="memory per pod (request = limit), e.g. 16Gi")
+    ] = None,
+    kube_version: Annotated[
+        str | None,
+        typer.Option(help="the cluster's Kubernetes version, e.g. 1.27.3 (default: a current one)"),
+    ] = None,
     chart: Annotated[Path | None, typer.Option(help=f"the chart [${CHART_VARIABLE}]")] = None,
 ) -> None:
     """Print a training Job (ConfigMap + Job) for `kubectl apply -f -`."""
@@ -143,6 +156,9 @@ def render(
         entry["image"] = {"repository": image}
     if arg:
         entry["args"] = list(arg)
+    if cpu or memory:
+        sizes = {key: value for key, value in (("cpu", cpu), ("memory", memory)) if value}
+        entry["resources"] = {"requests": sizes, "limits": sizes}
     for path in values or ():
         if not path.is_file():
             raise fail(f"values file {path} does not exist")
@@ -154,5 +170,6 @@ def render(
         namespace=namespace,
         values_files=list(values or ()),
         entry=entry,
+        kube_version=kube_version,
     )
     typer.echo(rendered, nl=False)

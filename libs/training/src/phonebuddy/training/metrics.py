@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -82,8 +83,11 @@ class TrainMetrics:
         if self.sink is not None:
             self.sink(self.lines)
 
-    def close(self) -> None:
+    def close(self, *, linger_s: float = 0.0) -> None:
+        """Stop serving /metrics, after `linger_s` seconds in which it can still be scraped."""
         if self._server is not None:
+            if linger_s > 0:
+                time.sleep(linger_s)
             self._server.shutdown()
             self._server.server_close()
             self._server = None

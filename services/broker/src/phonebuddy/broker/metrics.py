@@ -4,9 +4,12 @@ rates of `episodes_total` and `env_steps_total`; success rate by source, categor
 
 from __future__ import annotations
 
+from phonebuddy.protocol import Source
 from phonebuddy.telemetry import ServiceMetrics
 
 STEP_BUCKETS = (1, 2, 5, 10, 20, 30, 50, 100, 200)
+# Label values known in advance start at 0, so a dashboard shows "none" rather than no data.
+RETRY_REASONS = ("env", "policy", "stale_policy", "timeout", "policy_call")
 
 
 class BrokerMetrics:
@@ -40,3 +43,8 @@ class BrokerMetrics:
             "lease_waiting", "Episodes asking for a device now (the device backlog)", ["source"]
         )
         self.runs = m.counter("runs", "Rollout requests accepted")
+        for reason in RETRY_REASONS:
+            self.retries.labels(reason=reason)
+        for source in Source:
+            self.invalid_actions.labels(source=source.value)
+            self.env_steps.labels(source=source.value)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from phonebuddy.telemetry import ServiceMetrics
 
+FAILURE_REASONS = ("adb_server", "offline", "gone", "ping", "ui_dump")
+
 
 class GatewayMetrics:
     def __init__(self) -> None:
@@ -21,3 +23,10 @@ class GatewayMetrics:
             "reconnects", "Devices that came back after being lost", ["device"]
         )
         self.devices = m.gauge("devices", "Devices known to the gateway", ["status"])
+
+    def add_device(self, serial: str) -> None:
+        """Start a new phone's failure and reconnect counters at 0 (a dashboard then shows
+        "no failures" rather than no data)."""
+        for reason in FAILURE_REASONS:
+            self.failures.labels(device=serial, reason=reason)
+        self.reconnects.labels(device=serial)

@@ -140,6 +140,7 @@ class DevicePool:
         slot = self.slots.get(serial)
         if slot is None:
             slot = self.slots[serial] = Slot(Phone(self.host.link(serial), self.phone_options))
+            self.metrics.add_device(serial)
         return slot
 
     async def _connect_missing(self, listed: dict[str, str]) -> bool:

@@ -69,6 +69,9 @@ class PolicyMetrics:
             buckets=(0.5, 1, 2.5, 5, 10, 25, 60, 120, 300),
         )  # fmt: skip
         self.paused = m.gauge("paused", "1 while generation is paused (/pause)")
+        for outcome in ("ok", "error"):  # 0 until the first, so dashboards show "none yet"
+            self.reloads.labels(outcome=outcome)
+            self.weight_updates.labels(outcome=outcome)
         self._version: str | None = None
 
     def serving(self, version: str) -> None:

@@ -125,7 +125,10 @@ async def _recipe(stack: LocalStack, settings: RecipeSettings, *, port: int, wai
         state_dir = stack.state_dir
         os.environ.update(client_env(env))  # the evaluation reads runs from the stack's store
         job_env = {**os.environ, **client_env(env)}
-        recipe = Recipe(env, state_dir, settings, console=console, job_env=job_env)
+        recipe = Recipe(
+            env, state_dir, settings, console=console, job_env=job_env,
+            prometheus=stack.prometheus,
+        )  # fmt: skip
         result = await recipe.run()
         result.stages_s = {"stack": stack_s, **result.stages_s}
         total = round(time.perf_counter() - started, 1)
@@ -149,6 +152,13 @@ def _print_result(result: RecipeResult, console: Console, total_s: float) -> Non
     console.print(stages)
     console.print(_learning_line(result))
     console.print(f"RL reward by step (all groups): {result.rl['reward_by_step']}")
+    if result.dashboards:
+        empty = [d for d in result.dashboards if not d.has_data]
+        console.print(
+            f"dashboards: {len(result.dashboards) - len(empty)} of {len(result.dashboards)} "
+            "panel queries have data on the stack's Prometheus"
+            + "".join(f"\n  empty: {d.dashboard} / {d.panel}: {d.expr} {d.error}" for d in empty)
+        )
     console.print(f"report: {result.published.html_url} (and {REPORT_PATH} on the viewer)")
 
 
@@ -174,6 +184,14 @@ def _summary(result: RecipeResult, total_s: float) -> dict[str, object]:
         "policies": {p.name: p.overall.model_dump() for p in result.report.policies},
         "sft": result.sft,
         "rl": result.rl,
+        "dashboards": {
+            "targets": len(result.dashboards),
+            "empty": [
+                f"{d.dashboard} / {d.panel}: {d.expr} {d.error}".strip()
+                for d in result.dashboards
+                if not d.has_data
+            ],
+        },
     }
 
 

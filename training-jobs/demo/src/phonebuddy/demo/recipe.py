@@ -19,6 +19,7 @@ count seeds, and one run is one draw of the training.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import time
@@ -47,8 +48,10 @@ from phonebuddy.protocol import (
 )
 from phonebuddy.rollouts import RolloutClient
 from phonebuddy.rollouts.report import ProgressBar
+from phonebuddy.stack.dashboards import TargetData, panel_data
 from phonebuddy.stack.local import ServiceProcess
 from phonebuddy.storage import StoreSettings, open_store
+from phonebuddy.testing import PrometheusServer, free_port
 from phonebuddy.trajectories import TrajectoryStore
 
 SERVED_NAME = "phonebuddy-policy"
@@ -60,6 +63,9 @@ SFT_SETTINGS = (
     "optim.min_lr=1e-4", "optim.warmup_steps=5", "train.epochs=1000",
     "checkpoint.every_steps=100000", "metrics.eval_every_steps=100000",
 )  # fmt: skip
+# A job's /metrics stays up this long after its last step, so the stack's Prometheus (scraping
+# every second) has its final values.
+METRICS_LINGER_S = 2.5
 # Variables a process needs to reach the stack as a client: the bus and the store.
 CLIENT_PREFIXES = ("PHONEBUDDY_NATS_", "PHONEBUDDY_STORE_")
 
@@ -93,6 +99,7 @@ class RecipeResult:
     sft: dict[str, Any] = field(default_factory=dict)
     rl: dict[str, Any] = field(default_factory=dict)
     teacher: dict[str, Any] = field(default_factory=dict)
+    dashboards: list[TargetData] = field(default_factory=list)
 
 
 def client_env(env: dict[str, str]) -> dict[str, str]:
@@ -108,12 +115,14 @@ class Recipe:
         *,
         console: Console,
         job_env: dict[str, str],
+        prometheus: PrometheusServer | None = None,
     ) -> None:
         self.env = env
         self.state_dir = state_dir
         self.settings = settings
         self.console = console
         self.job_env = job_env  # the environment of the job processes
+        self.prometheus = prometheus  # the stack's: scrapes the jobs and the RL policy server
         self.nats = NatsSettings.from_variables(env)
         self.stamp = time.strftime("%Y%m%d-%H%M%S")
         self.stages_s: dict[str, float] = {}
@@ -129,6 +138,7 @@ class Recipe:
     async def run(self) -> RecipeResult:
         s = self.settings
         folder = self.state_dir / f"recipe-{self.stamp}"
+        started = time.time()
         with self.stage("teacher", f"{s.template} at train seeds 0-{s.train_seeds - 1}"):
             teacher = await self.teacher_rollouts()
         with self.stage("sft", f"the tiny Qwen3.5-VL, {s.sft_steps} steps"):
@@ -149,10 +159,27 @@ class Recipe:
             config, [*results, *more], targets | more_targets, timings | more_timings
         )
         published = await publish(report, config.report.output)
+        dashboards = []
+        if self.prometheus is not None:
+            await asyncio.sleep(2 * self.prometheus.scrape_interval_s)  # the last scrape + rules
+            dashboards = await asyncio.to_thread(
+                panel_data, self.prometheus.url, start=started, end=time.time(), step_s=1.0
+            )
         return RecipeResult(
             report=report, published=published, html=render_html(report),
-            stages_s=self.stages_s, sft=sft, rl=rl, teacher=teacher,
+            stages_s=self.stages_s, sft=sft, rl=rl, teacher=teacher, dashboards=dashboards,
         )  # fmt: skip
+
+    def metrics_settings(self, job: str) -> list[str]:
+        """`--set`s that serve the job's /metrics on a free port the stack's Prometheus scrapes."""
+        if self.prometheus is None:
+            return []
+        port = free_port(self.prometheus.host)
+        self.prometheus.set_targets(job, [f"{self.prometheus.host}:{port}"])
+        return [
+            f"metrics.port={port}", f"metrics.host={self.prometheus.host}",
+            f"metrics.linger_s={METRICS_LINGER_S}",
+        ]  # fmt: skip
 
     # -- stages ----------------------------------------------------------------------------
     async def teacher_rollouts(self) -> dict[str, Any]:
@@ -189,7 +216,9 @@ class Recipe:
         args = [
             "--preset", "tiny-cpu", "--base", str(base), "--store", store_url, "--run", run_id,
             "--output", f"local:{folder / 'sft'}",
-            *settings_args([*SFT_SETTINGS, f"train.max_steps={s.sft_steps}"]),
+            *settings_args(
+                [*SFT_SETTINGS, f"train.max_steps={s.sft_steps}", *self.metrics_settings("sft")]
+            ),
         ]  # fmt: skip
         job = await run_job(
             "phonebuddy.sft", args, env=self.job_env, log_file=folder / "logs" / "sft.log",
@@ -222,9 +251,11 @@ class Recipe:
             f"rollout.group_size={s.rl_group_size}", f"rollout.step_budget={s.step_budget}",
             "rollout.max_extra_rounds=0",  # a few steps: train on what one round gave
             f"train.steps={s.rl_steps}", f"checkpoint.every_steps={s.rl_steps}",
-            f"policy.staging={staging}",
+            f"policy.staging={staging}", *self.metrics_settings("rl"),
         ]  # fmt: skip
         async with server:
+            if self.prometheus is not None:
+                self.prometheus.set_targets("rl-policy", [f"{server.host}:{server.port}"])
             args = [
                 "--preset", "tiny-cpu", "--base", start, "--policy-url", server.url,
                 "--mix", s.rl_mix, "--output", f"local:{folder / 'rl'}", *settings_args(settings),
