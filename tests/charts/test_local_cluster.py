@@ -6,7 +6,7 @@ helm install -> every Deployment and StatefulSet becomes ready -> a teacher roll
 in-cluster broker stores its episodes in the in-cluster object store -> `phonebuddy jobs render
 sft | kubectl apply -f -` fine-tunes the tiny model on those episodes in a pod and its checkpoint
 appears in the in-cluster store -> helm upgrade with more phones per PhoneWorld pod changes the
-phones PhoneWorld serves -> helm uninstall leaves nothing.
+phones the broker leases -> helm uninstall leaves nothing.
 
 The cluster is Kubernetes 1.20 (built from Debian's source package): the chart picks
 policy/v1beta1 for the PodDisruptionBudget there by `.Capabilities`, and the rendered Job leaves
@@ -109,16 +109,18 @@ def _phones(port: int) -> float:
     return float(line.split()[-1])
 
 
-async def _teacher_rollout(nats: NatsSettings, store_settings: StoreSettings) -> list:
+async def _teacher_rollout(
+    nats: NatsSettings, store_settings: StoreSettings, run_id: str, group_size: int
+) -> list:
     request = RolloutRequest(
-        run_id="in-cluster", tasks=TaskSelection(template_ids=("settings.toggle", "notes.pin")),
-        policy=PolicyTarget(endpoint="teacher", model="phonebuddy-policy"), group_size=2,
-        mix=SourceMix(sim=1.0), step_budget=12,
+        run_id=run_id, tasks=TaskSelection(template_ids=("settings.toggle", "notes.pin")),
+        policy=PolicyTarget(endpoint="teacher", model="phonebuddy-policy"),
+        group_size=group_size, mix=SourceMix(sim=1.0), step_budget=12,
     )  # fmt: skip
     async with RolloutClient.connect(nats) as client:
         await client.run(request, timeout_s=300)
     async with open_store(store_settings) as store:
-        return [episode async for episode in TrajectoryStore(store).episodes("in-cluster")]
+        return [episode async for episode in TrajectoryStore(store).episodes(run_id)]
 
 
 async def _upload(files: dict[str, bytes], settings: StoreSettings) -> None:
@@ -207,8 +209,9 @@ def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster, tmp_path: P
             url="s3://phonebuddy", endpoint=f"127.0.0.1:{ports['s3']}",
             access_key=keys["accessKey"], secret_key=keys["secretKey"],
         )  # fmt: skip
-        episodes = asyncio.run(_teacher_rollout(nats, store))
+        episodes = asyncio.run(_teacher_rollout(nats, store, "in-cluster", group_size=2))
         assert len(episodes) == 4
+        assert len({e.device_id for e in episodes}) == 2  # 4 broker workers, 2 phones
         assert all(e.verdict is not None and e.verdict.success for e in episodes)
         assert {e.policy.version for e in episodes} == {"phoneworld-oracle"}
 
@@ -225,6 +228,11 @@ def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster, tmp_path: P
                      "--wait", "--timeout", "6m")  # fmt: skip
         cluster.wait_for(lambda: _phones(ports["phoneworld"]) == 3, timeout_s=120,
                          what="PhoneWorld to serve 3 phones")  # fmt: skip
+        # The broker now leases all three: 6 episodes on 4 workers hold 3 phones at once.
+        more = asyncio.run(_teacher_rollout(nats, store, "after-upgrade", group_size=3))
+        assert len(more) == 6
+        assert all(e.verdict is not None and e.verdict.success for e in more)
+        assert len({e.device_id for e in more}) == 3
         again = _secret(cluster, f"{RELEASE}-phonebuddy-nats-users")
         assert again == users  # generated credentials survive an upgrade
     except BaseException:
