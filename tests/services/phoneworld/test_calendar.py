@@ -9,46 +9,29 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.calendar.app import CALENDAR
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool, Type
+from phonebuddy.protocol import CallTool, Type
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
     def open_calendar(self) -> None:
-        self.act(self.ui.open("日历"))
+        self.open("日历")
         if self.ui.visible("holiday_later"):
             self.tap("holiday_later")
 
-    def tap(self, widget_id: str | None = None, *, text: str | None = None) -> None:
-        self.act(self.ui.tap(widget_id, text=text))
-
     def replace(self, widget_id: str, text: str) -> None:
         """Clear an editor field (which focuses it) and type into it."""
-        for action in self.ui.scroll_to(widget_id):
-            self.act(action)
+        self.scroll_to(widget_id)
         if self.text(widget_id):
             self.tap(f"clear_{widget_id}")
         else:
             self.tap(widget_id)
         self.act(Type(text=text))
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
 
 
 @pytest.fixture

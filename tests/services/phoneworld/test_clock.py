@@ -7,47 +7,18 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.clock.app import CLOCK
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool, Type, Wait
-
-ALLOW = "com.android.systemui:id/permission_allow"
+from phonebuddy.protocol import CallTool, Type, Wait
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
     def open_clock(self) -> None:
-        self.act(self.ui.open("时钟"))
-        if self.ui.visible(ALLOW):
-            self.tap(ALLOW)
-
-    def tap(self, widget_id: str | None = None, *, text: str | None = None) -> None:
-        self.act(self.ui.tap(widget_id, text=text))
-
-    def type_into(self, widget_id: str, text: str) -> None:
-        for action in self.ui.type_into(widget_id, text):
-            self.act(action)
-
-    def refuse(self, widget_id: str) -> str:
-        result = self.device.act(self.ui.tap(widget_id))
-        assert result.effect == "no_op", widget_id
-        return result.note
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
+        self.open("时钟")
 
 
 @pytest.fixture

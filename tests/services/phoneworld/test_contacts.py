@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.contacts.app import (
     CONTACTS,
     MESSAGES,
@@ -14,43 +15,12 @@ from phonebuddy.phoneworld.apps.contacts.app import (
     pinyin,
 )
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
-from phonebuddy.protocol import Action, CallTool, Key, Type
+from phonebuddy.phoneworld.testing import ALLOW
+from phonebuddy.protocol import CallTool, Key, Type
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user, one step at a time, and insists that every step has an effect."""
-
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
-    def open(self, app: str) -> None:
-        self.act(self.ui.open(app))
-        if self.ui.visible(ALLOW):
-            self.act(self.ui.tap(ALLOW))
-
-    def tap(self, widget_id: str | None = None, *, text: str | None = None) -> None:
-        self.act(self.ui.tap(widget_id, text=text))
-
-    def type_into(self, widget_id: str, text: str) -> None:
-        for action in self.ui.type_into(widget_id, text):
-            self.act(action)
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
-
-    def ids(self) -> set[str]:
-        return {n.resource_id.rpartition(":id/")[2] for n in self.device.ui_tree().walk()}
-
-
-ALLOW = "com.android.systemui:id/permission_allow"
 
 
 def contacts(device: Device) -> list[dict[str, Any]]:

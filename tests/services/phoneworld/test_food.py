@@ -8,47 +8,30 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.food.app import FOOD_PACKAGE, is_open
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool, Wait
+from phonebuddy.protocol import CallTool, Wait
 
 WALLET = "com.pw.wallet"
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
-    def tap(self, widget_id: str | None = None, *, text: str | None = None) -> None:
-        self.act(self.ui.tap(widget_id, text=text))
-
     def open_food(self, *, accept_red_packet: bool = False) -> None:
-        self.act(self.ui.open("外卖"))
+        self.open("外卖")
         if self.ui.visible("promo_close"):
             self.tap("promo_accept" if accept_red_packet else "promo_close")
 
     def open_shop(self, shop: Any) -> None:
-        for action in self.ui.scroll_to(f"shop_{shop['id']}"):
-            self.act(action)
+        self.scroll_to(f"shop_{shop['id']}")
         self.tap(f"shop_{shop['id']}")
 
     @property
     def data(self) -> Any:
-        return self.device.state["apps"][FOOD_PACKAGE]
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
+        return self.app_state(FOOD_PACKAGE)
 
 
 def _shops(world: World) -> list[Any]:

@@ -8,43 +8,19 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.gallery.app import GALLERY_PACKAGE
 from phonebuddy.phoneworld.apps.mail.app import MAIL_PACKAGE
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.testing import ALLOW, DENY
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action
-
-ALLOW = "com.android.systemui:id/permission_allow"
-DENY = "com.android.systemui:id/permission_deny"
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user, one step at a time, and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
-    def tap(self, widget_id: str) -> None:
-        self.act(self.ui.tap(widget_id))
-
-    def scroll_to(self, widget_id: str) -> None:
-        for action in self.ui.scroll_to(widget_id):
-            self.act(action)
-
-    def type_into(self, widget_id: str, text: str) -> None:
-        for action in self.ui.type_into(widget_id, text):
-            self.act(action)
-
-    def ids(self) -> set[str]:
-        return {n.resource_id.rpartition(":id/")[2] for n in self.device.ui_tree().walk()}
-
     def open_gallery(self) -> None:
+        """Unlike `open`, insists that the permission dialog and the cloud prompt show."""
         self.act(self.ui.open("相册"))
         self.tap(ALLOW)
         self.tap("cloud_later")

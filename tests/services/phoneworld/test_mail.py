@@ -8,45 +8,22 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.mail.app import MAIL_PACKAGE, ME_ADDRESS
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.tasks.diff import DEFAULT_IGNORABLE, StateDiff
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool
-
-ALLOW = "com.android.systemui:id/permission_allow"
+from phonebuddy.protocol import CallTool
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user, one step at a time, and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
     def open_mail(self) -> None:
-        self.act(self.ui.open("邮件"))
-        if self.ui.visible(ALLOW):
-            self.act(self.ui.tap(ALLOW))
-
-    def tap(self, widget_id: str | None = None, *, text: str | None = None) -> None:
-        self.act(self.ui.tap(widget_id, text=text))
-
-    def type_into(self, widget_id: str, text: str) -> None:
-        for action in self.ui.type_into(widget_id, text):
-            self.act(action)
+        self.open("邮件")
 
     def scroll_to_text(self, text: str) -> None:
-        for action in self.ui.scroll_to(text=text):
-            self.act(action)
-
-    def ids(self) -> set[str]:
-        return {n.resource_id.rpartition(":id/")[2] for n in self.device.ui_tree().walk()}
+        self.scroll_to(text=text)
 
 
 def records(device: Device) -> dict[str, dict[str, Any]]:

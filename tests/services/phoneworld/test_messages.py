@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.app import App, Label, View, screen
 from phonebuddy.phoneworld.apps.contacts import Contacts
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, MESSAGES
@@ -13,39 +14,15 @@ from phonebuddy.phoneworld.apps.messages import Messages
 from phonebuddy.phoneworld.apps.phone import Phone
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.tasks.diff import StateDiff
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.registry import get_template
 from phonebuddy.phoneworld.tasks.runner import ignorable_paths
 from phonebuddy.phoneworld.ui.widgets import Button, Page
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool
+from phonebuddy.protocol import CallTool
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user, one step at a time, and insists that every step has an effect."""
-
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
-    def open(self, app: str) -> None:
-        self.act(self.ui.open(app))
-
-    def tap(self, widget_id: str | None = None, *, text: str | None = None) -> None:
-        self.act(self.ui.tap(widget_id, text=text))
-
-    def type_into(self, widget_id: str, text: str) -> None:
-        for action in self.ui.type_into(widget_id, text):
-            self.act(action)
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
 
     def texts(self, prefix: str) -> list[str]:
         return [

@@ -8,50 +8,29 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.music.app import MUSIC, PLAYLIST_NAMES
 from phonebuddy.phoneworld.apps.music.tasks import NEW_NAMES
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool, Type
+from phonebuddy.protocol import CallTool, Type
 
 LIU_RUOYING_HOULAI = "s080"  # 《后来》 by 刘若英; 周深 sings a 《后来》 too
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
+    scroll_first = True
 
     def open_music(self) -> None:
-        self.act(self.ui.open("音乐"))
+        self.open("音乐")
         if self.ui.visible("promo_close"):
             self.tap("promo_close")
-
-    def tap(self, widget_id: str) -> None:
-        for action in self.ui.scroll_to(widget_id):
-            self.act(action)
-        self.act(self.ui.tap(widget_id))
-
-    def refuse(self, widget_id: str) -> str:
-        result = self.device.act(self.ui.tap(widget_id))
-        assert result.effect == "no_op", widget_id
-        return result.note
 
     def search(self, query: str) -> None:
         self.tap("search_bar")
         self.act(Type(text=query))
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
 
 
 def music_data(device: Device) -> dict[str, Any]:

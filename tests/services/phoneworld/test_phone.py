@@ -5,40 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, PHONE, format_phone
 from phonebuddy.phoneworld.clock import SECONDS_PER_ACTION
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
-from phonebuddy.protocol import Action, CallTool
-
-ALLOW = "com.android.systemui:id/permission_allow"
-DENY = "com.android.systemui:id/permission_deny"
+from phonebuddy.phoneworld.testing import ALLOW, DENY
+from phonebuddy.protocol import CallTool
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user, one step at a time, and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
     def open_phone(self, *, allow_contacts: bool = True) -> None:
+        """Unlike `open`, insists that the contacts permission dialog shows."""
         self.act(self.ui.open("电话"))
         self.tap(ALLOW if allow_contacts else DENY)
 
-    def tap(self, widget_id: str | None = None, *, text: str | None = None) -> None:
-        self.act(self.ui.tap(widget_id, text=text))
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
-
-    def ids(self, prefix: str) -> list[str]:
+    def ids(self, prefix: str) -> list[str]:  # type: ignore[override]
         rids = (n.resource_id.rpartition(":id/")[2] for n in self.device.ui_tree().walk())
         return [i for i in rids if i.startswith(prefix)]
 

@@ -8,34 +8,21 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.ride.app import RIDE_PACKAGE
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.testing import ALLOW
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool, Type, Wait
+from phonebuddy.protocol import CallTool, Type, Wait
 
 WALLET = "com.pw.wallet"
-ALLOW = "com.android.systemui:id/permission_allow"
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
-    def tap(self, widget_id: str) -> None:
-        self.act(self.ui.tap(widget_id))
-
     def open_ride(self) -> None:
-        self.act(self.ui.open("打车"))
-        if self.ui.visible(ALLOW):
-            self.tap(ALLOW)
+        self.open("打车")
 
     def search(self, entry: str, place: Any) -> None:
         self.tap(entry)
@@ -45,12 +32,7 @@ class Driver:
 
     @property
     def data(self) -> Any:
-        return self.device.state["apps"][RIDE_PACKAGE]
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
+        return self.app_state(RIDE_PACKAGE)
 
 
 def _place(world: World, name: str) -> Any:

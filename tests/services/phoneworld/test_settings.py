@@ -8,36 +8,14 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.settings.app import SETTINGS
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
-from phonebuddy.protocol import Action, Type
+from phonebuddy.protocol import Type
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user and insists that every step has an effect."""
-
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
-    def tap(self, widget_id: str | None = None, *, text: str | None = None) -> None:
-        self.act(self.ui.tap(widget_id, text=text))
-
-    def refuse(self, widget_id: str) -> str:
-        """Tap something that must have no effect; returns the device's reason."""
-        result = self.device.act(self.ui.tap(widget_id))
-        assert result.effect == "no_op", widget_id
-        return result.note
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
 
 
 @pytest.fixture

@@ -6,37 +6,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.shop.content import default_options, sku_price
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
-from phonebuddy.protocol import Action, CallTool, Type
+from phonebuddy.phoneworld.testing import ALLOW
+from phonebuddy.protocol import CallTool, Type
 
 SHOP = "com.pw.shop"
 WALLET = "com.pw.wallet"
-ALLOW = "com.android.systemui:id/permission_allow"
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user, one step at a time, and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> str:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-        return result.note
-
     def open_shop(self) -> None:
-        self.act(self.ui.open("购物"))
-        if self.ui.visible(ALLOW):
-            self.tap(ALLOW)
+        self.open("购物")
         if self.ui.visible("coupon_popup_close"):
             self.tap("coupon_popup_close")
-
-    def tap(self, widget_id: str) -> None:
-        self.act(self.ui.tap(widget_id))
 
     def search(self, query: str) -> None:
         self.tap("search_box")
@@ -45,11 +31,10 @@ class Driver:
 
     def open_product(self, product: dict[str, Any]) -> None:
         self.search(product["name"])
-        for action in self.ui.scroll_to(f"product_{product['id']}"):
-            self.act(action)
+        self.scroll_to(f"product_{product['id']}")
         self.tap(f"product_{product['id']}")
 
-    def ids(self, prefix: str = "") -> list[str]:
+    def ids(self, prefix: str = "") -> list[str]:  # type: ignore[override]
         found = (n.resource_id.rpartition(":id/")[2] for n in self.device.ui_tree().walk())
         return [rid for rid in found if rid and rid.startswith(prefix)]
 

@@ -9,31 +9,20 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.travel.app import TRAVEL_PACKAGE, refund_fee_cents
 from phonebuddy.phoneworld.apps.travel.content import seats_left
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool, Type
+from phonebuddy.protocol import CallTool, Type
 
 WALLET = "com.pw.wallet"
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-
-    def tap(self, widget_id: str | None = None, *, text: str | None = None) -> None:
-        for action in self.ui.scroll_to(widget_id, text=text):
-            self.act(action)
-        self.act(self.ui.tap(widget_id, text=text))
+    scroll_first = True
 
     def pick_city(self, field: str, city: str) -> None:
         cities = [c["name"] for c in self.device.world.content(TRAVEL_PACKAGE)["cities"]]
@@ -47,12 +36,13 @@ class Driver:
         self.tap("search_trains")
 
     def type_into(self, field: str, text: str) -> None:
+        """Unlike the base's, scrolls the field into view before focusing it."""
         self.tap(field)
         self.act(Type(text=text))
 
     @property
     def data(self) -> Any:
-        return self.device.state["apps"][TRAVEL_PACKAGE]
+        return self.app_state(TRAVEL_PACKAGE)
 
     def visible_ids(self, prefix: str) -> list[str]:
         rid = f"{TRAVEL_PACKAGE}:id/{prefix}"

@@ -6,49 +6,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.wallet.app import parse_amount
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool, Key, Type
+from phonebuddy.protocol import CallTool, Key, Type
 
 WALLET = "com.pw.wallet"
 NOTES = "com.pw.notes"
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user, one step at a time, and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> str:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
-        return result.note
-
-    def tap(self, widget_id: str) -> None:
-        self.act(self.ui.tap(widget_id))
-
-    def type_into(self, widget_id: str, text: str) -> None:
-        for action in self.ui.type_into(widget_id, text):
-            self.act(action)
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
-
-    def ids(self) -> set[str]:
-        return {n.resource_id.rpartition(":id/")[2] for n in self.device.ui_tree().walk()}
-
     def fill_transfer(self, payee: dict[str, Any], amount: str, note: str) -> None:
-        self.act(self.ui.open("钱包"))
+        self.open("钱包")
         self.tap("entry_transfer")
-        for action in self.ui.scroll_to(f"payee_{payee['id']}"):
-            self.act(action)
+        self.scroll_to(f"payee_{payee['id']}")
         self.tap(f"payee_{payee['id']}")
         if note:
             self.type_into("note", note)

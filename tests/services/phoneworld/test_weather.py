@@ -8,47 +8,21 @@ from typing import Any
 
 import pytest
 
+from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.weather.app import WEATHER, fahrenheit
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.tasks.answers import YesNo, check_answer
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, CallTool, Type
-
-ALLOW = "com.android.systemui:id/permission_allow"
-DENY = "com.android.systemui:id/permission_deny"
+from phonebuddy.protocol import CallTool, Type
 
 
-class Driver:
+class Driver(testing.Driver):
     """Acts like a user and insists that every step has an effect."""
 
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def act(self, action: Action) -> None:
-        result = self.device.act(action)
-        assert result.effect == "applied", (action, result.note)
+    scroll_first = True
 
     def open_weather(self, *, allow: bool = True) -> None:
-        self.act(self.ui.open("天气"))
-        if self.ui.visible(ALLOW):
-            self.tap(ALLOW if allow else DENY)
-
-    def tap(self, widget_id: str) -> None:
-        for action in self.ui.scroll_to(widget_id):
-            self.act(action)
-        self.act(self.ui.tap(widget_id))
-
-    def refuse(self, widget_id: str) -> str:
-        result = self.device.act(self.ui.tap(widget_id))
-        assert result.effect == "no_op", widget_id
-        return result.note
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, f"{widget_id} is not on screen"
-        return node.text
+        self.open("天气", allow=allow)
 
 
 def weather_data(device: Device) -> dict[str, Any]:

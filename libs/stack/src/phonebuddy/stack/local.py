@@ -37,7 +37,7 @@ from phonebuddy.testing import (
 )
 from phonebuddy.testing.process import ServerStartError
 
-__all__ = ["LocalStack", "ServerStartError", "ServiceProcess", "registered_services"]
+__all__ = ["LocalStack", "Scraping", "ServerStartError", "ServiceProcess", "registered_services"]
 
 log = logging.getLogger(__name__)
 BUCKET = "phonebuddy"
@@ -128,6 +128,26 @@ def local_rules(folder: Path) -> Path:
     return path
 
 
+class Scraping:
+    """The stack's Prometheus for processes started beside the stack (training jobs, a second
+    policy server): each gets a job name whose /metrics it scrapes."""
+
+    def __init__(self, prometheus: PrometheusServer) -> None:
+        self.prometheus = prometheus
+        self.host = prometheus.host
+        self.url = prometheus.url
+        self.interval_s = prometheus.scrape_interval_s
+
+    def new_target(self, job: str) -> int:
+        """A free port on the stack's host that Prometheus scrapes as `job`."""
+        port = free_port(self.host)
+        self.prometheus.set_targets(job, [f"{self.host}:{port}"])
+        return port
+
+    def add_target(self, job: str, host: str, port: int) -> None:
+        self.prometheus.set_targets(job, [f"{host}:{port}"])
+
+
 class LocalStack:
     """Starts the stack in `__aenter__`, stops every process in `__aexit__` (reverse order)."""
 
@@ -201,6 +221,7 @@ class LocalStack:
         )
         self._add("prometheus", prometheus.url, prometheus.pid, "Prometheus")
         self.prometheus = prometheus
+        self.scraping = Scraping(prometheus)
 
         await self._start_adb()
         specs = registered_services()

@@ -127,7 +127,7 @@ async def _recipe(stack: LocalStack, settings: RecipeSettings, *, port: int, wai
         job_env = {**os.environ, **client_env(env)}
         recipe = Recipe(
             env, state_dir, settings, console=console, job_env=job_env,
-            prometheus=stack.prometheus,
+            scraping=stack.scraping,
         )  # fmt: skip
         result = await recipe.run()
         result.stages_s = {"stack": stack_s, **result.stages_s}

@@ -49,9 +49,8 @@ from phonebuddy.protocol import (
 from phonebuddy.rollouts import RolloutClient
 from phonebuddy.rollouts.report import ProgressBar
 from phonebuddy.stack.dashboards import TargetData, panel_data
-from phonebuddy.stack.local import ServiceProcess
+from phonebuddy.stack.local import Scraping, ServiceProcess
 from phonebuddy.storage import StoreSettings, open_store
-from phonebuddy.testing import PrometheusServer, free_port
 from phonebuddy.trajectories import TrajectoryStore
 
 SERVED_NAME = "phonebuddy-policy"
@@ -115,14 +114,14 @@ class Recipe:
         *,
         console: Console,
         job_env: dict[str, str],
-        prometheus: PrometheusServer | None = None,
+        scraping: Scraping | None = None,
     ) -> None:
         self.env = env
         self.state_dir = state_dir
         self.settings = settings
         self.console = console
         self.job_env = job_env  # the environment of the job processes
-        self.prometheus = prometheus  # the stack's: scrapes the jobs and the RL policy server
+        self.scraping = scraping  # the stack's Prometheus: the jobs and the RL policy server
         self.nats = NatsSettings.from_variables(env)
         self.stamp = time.strftime("%Y%m%d-%H%M%S")
         self.stages_s: dict[str, float] = {}
@@ -160,10 +159,10 @@ class Recipe:
         )
         published = await publish(report, config.report.output)
         dashboards = []
-        if self.prometheus is not None:
-            await asyncio.sleep(2 * self.prometheus.scrape_interval_s)  # the last scrape + rules
+        if self.scraping is not None:
+            await asyncio.sleep(2 * self.scraping.interval_s)  # the last scrape + rules
             dashboards = await asyncio.to_thread(
-                panel_data, self.prometheus.url, start=started, end=time.time(), step_s=1.0
+                panel_data, self.scraping.url, start=started, end=time.time(), step_s=1.0
             )
         return RecipeResult(
             report=report, published=published, html=render_html(report),
@@ -172,12 +171,11 @@ class Recipe:
 
     def metrics_settings(self, job: str) -> list[str]:
         """`--set`s that serve the job's /metrics on a free port the stack's Prometheus scrapes."""
-        if self.prometheus is None:
+        if self.scraping is None:
             return []
-        port = free_port(self.prometheus.host)
-        self.prometheus.set_targets(job, [f"{self.prometheus.host}:{port}"])
+        port = self.scraping.new_target(job)
         return [
-            f"metrics.port={port}", f"metrics.host={self.prometheus.host}",
+            f"metrics.port={port}", f"metrics.host={self.scraping.host}",
             f"metrics.linger_s={METRICS_LINGER_S}",
         ]  # fmt: skip
 
@@ -254,8 +252,8 @@ class Recipe:
             f"policy.staging={staging}", *self.metrics_settings("rl"),
         ]  # fmt: skip
         async with server:
-            if self.prometheus is not None:
-                self.prometheus.set_targets("rl-policy", [f"{server.host}:{server.port}"])
+            if self.scraping is not None:
+                self.scraping.add_target("rl-policy", server.host, server.port)
             args = [
                 "--preset", "tiny-cpu", "--base", start, "--policy-url", server.url,
                 "--mix", s.rl_mix, "--output", f"local:{folder / 'rl'}", *settings_args(settings),
