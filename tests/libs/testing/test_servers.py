@@ -1,3 +1,4 @@
+import asyncio
 import os
 import socket
 from pathlib import Path
@@ -59,6 +60,13 @@ async def test_nats_users_get_their_own_password_and_only_their_permissions() ->
             await svc.publish("svc.not", b"")
             await svc.flush()
             await admin.flush()
+            # The delivery and the server's -ERR reach their callbacks as tasks of their own: on
+            # a busy machine they may still be pending after the flushes.
+            for _ in range(100):
+                if seen and errors:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.1)  # a wrongly delivered "svc.not" would arrive by now
         finally:
             await svc.close()
             await admin.close()
