@@ -134,9 +134,18 @@ class Scraping:
 
     def __init__(self, prometheus: PrometheusServer) -> None:
         self.prometheus = prometheus
-        self.host = prometheus.host
-        self.url = prometheus.url
-        self.interval_s = prometheus.scrape_interval_s
+
+    @property
+    def host(self) -> str:
+        return self.prometheus.host
+
+    @property
+    def url(self) -> str:
+        return self.prometheus.url
+
+    @property
+    def interval_s(self) -> float:
+        return self.prometheus.scrape_interval_s
 
     def new_target(self, job: str) -> int:
         """A free port on the stack's host that Prometheus scrapes as `job`."""
