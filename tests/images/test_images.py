@@ -42,6 +42,7 @@ def containerd(built: dict[str, dict]) -> Iterator[Containerd]:
     with Containerd() as server:
         for image in built.values():
             server.import_image(Path(image["file"]))
+            Path(image["file"]).unlink()  # containerd holds it now
         yield server
 
 
@@ -84,9 +85,30 @@ def test_the_broker_and_judge_images_hold_no_torch_and_phoneworld_has_cjk_fonts(
     assert sizes["broker"] < 400  # Python and its own wheels, nothing of the training stack
 
 
-def test_the_same_inputs_give_the_same_image(built: dict[str, dict], tmp_path: Path) -> None:
+def test_the_same_inputs_give_the_same_image_and_stale_cache_entries_go(
+    built: dict[str, dict], tmp_path: Path
+) -> None:
     """Roots and environments come from the cache, so this checks that the image writer itself
-    is deterministic (sorted entries, fixed owners and times), not Debian's archive."""
-    again = build_images(tmp_path, "broker", "nats")
-    assert again["broker"]["digest"] == built["broker"]["digest"]
-    assert again["nats"]["digest"] == built["nats"]["digest"]
+    is deterministic (sorted entries, fixed owners and times), not Debian's archive. The
+    rebuild also prunes the cache: another wheelhouse, an older venv of an image it built and a
+    root no image uses go; a venv of an image it did not build stays."""
+    cache = Path(os.environ.get("PHONEBUDDY_IMAGE_CACHE", Path.home() / ".cache/phonebuddy/images"))
+    stale = ["wheels-0000000000000000", "venv-broker-0000000000000000", "root-0000000000000000"]
+    other = "venv-sft-0000000000000000"
+    for name in [*stale, other]:
+        (cache / name).mkdir()
+        (cache / name / "file").write_text("x")
+        (cache / f"{name}.complete").touch()
+    try:
+        again = build_images(tmp_path, "broker", "nats")
+        assert again["broker"]["digest"] == built["broker"]["digest"]
+        assert again["nats"]["digest"] == built["nats"]["digest"]
+        left = {entry.name for entry in cache.iterdir()}
+        assert not left & {*stale, *(f"{name}.complete" for name in stale)}
+        assert {other, f"{other}.complete"} <= left
+        assert sum(name.startswith("wheels-") and "." not in name for name in left) == 1
+        assert sum(name.startswith("venv-broker-") and "." not in name for name in left) == 1
+    finally:
+        for name in [*stale, other]:
+            subprocess.run(["rm", "-rf", str(cache / name), str(cache / f"{name}.complete")],
+                           check=True)  # fmt: skip

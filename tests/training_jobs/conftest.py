@@ -20,7 +20,6 @@ from typer.testing import CliRunner
 
 from phonebuddy.phoneworld.demonstrations import record_demonstration
 from phonebuddy.phoneworld.world import default_world
-from phonebuddy.policy_model import make_tiny
 from phonebuddy.protocol import Episode, Frame
 from phonebuddy.sft.cli import app as sft_app
 from phonebuddy.stack.local import ServiceProcess
@@ -65,8 +64,8 @@ async def write_run(
 
 
 @pytest.fixture(scope="session")
-def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_tiny(tmp_path_factory.mktemp("tiny") / "model", seed=0)
+def tiny_checkpoint(tiny_seed0: Path) -> Path:
+    return tiny_seed0
 
 
 @pytest.fixture(scope="session")

@@ -12,8 +12,8 @@ from phonebuddy.policy_model.tiny import (
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
-    return make_tiny(tmp_path_factory.mktemp("tiny") / "seed0", seed=0)
+def tiny(tiny_seed0):
+    return tiny_seed0
 
 
 @pytest.fixture(scope="module")

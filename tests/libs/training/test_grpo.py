@@ -4,11 +4,11 @@ model moving the sampled tokens' log-probabilities the way the advantage says.""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 import torch
 
-from phonebuddy.policy_model import make_tiny
 from phonebuddy.policy_model.inputs import Processing, encode_completion
 from phonebuddy.training.batch import IGNORE_INDEX, EncodedExample, PackedRow, pack_row
 from phonebuddy.training.grpo import (
@@ -247,11 +247,10 @@ LR = 1e-3
 
 
 @pytest.fixture(scope="module")
-def loaded(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[torch.nn.Module, Processing, dict[str, torch.Tensor]]:
-    folder = make_tiny(tmp_path_factory.mktemp("tiny") / "model", seed=0)
-    model, processing = load_for_training(folder, dtype=torch.float32, device=torch.device("cpu"))
+def loaded(tiny_seed0: Path) -> tuple[torch.nn.Module, Processing, dict[str, torch.Tensor]]:
+    model, processing = load_for_training(
+        tiny_seed0, dtype=torch.float32, device=torch.device("cpu")
+    )
     initial = {name: value.clone() for name, value in model.state_dict().items()}
     return model, processing, initial
 

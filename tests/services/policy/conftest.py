@@ -8,7 +8,6 @@ from PIL import Image
 
 from phonebuddy.policy.app import backend_for, create_app
 from phonebuddy.policy.settings import PolicySettings
-from phonebuddy.policy_model import make_tiny
 from phonebuddy.testing import serve_asgi_in_thread
 
 API_KEY = "test-api-key"
@@ -17,13 +16,13 @@ MODEL = "phonebuddy-policy"
 
 
 @pytest.fixture(scope="session")
-def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_tiny(tmp_path_factory.mktemp("tiny") / "tiny-seed0", seed=0)
+def tiny_checkpoint(tiny_seed0: Path) -> Path:
+    return tiny_seed0
 
 
 @pytest.fixture(scope="session")
-def other_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_tiny(tmp_path_factory.mktemp("tiny") / "tiny-seed1", seed=1)
+def other_checkpoint(tiny_seed1: Path) -> Path:
+    return tiny_seed1
 
 
 def settings_for(checkpoint: Path, **overrides: object) -> PolicySettings:

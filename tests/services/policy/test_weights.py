@@ -4,6 +4,7 @@ file or store URL, the served version and checksum, refusals that keep the old w
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +39,10 @@ ROUTES = [
 
 
 @pytest.fixture(scope="module")
-def roots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("weight-roots")
+def roots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("weight-roots")
+    yield folder
+    shutil.rmtree(folder)  # full-size weight files (~750 MB); the suite's disk is not unbounded
 
 
 @pytest.fixture(scope="module")

@@ -136,6 +136,7 @@ def test_two_grpo_steps_push_weights_and_roll_out_each_version(
         assert all(s.sample is not None for e in episodes for s in e.steps)
 
 
+@pytest.mark.slow  # ~150 s; the default run has the synchronous job and test_prefetch.py
 @pytest.mark.timeout(1500)
 def test_asynchronous_mode_rolls_out_the_next_step_while_this_one_trains(
     tmp_path: Path,
