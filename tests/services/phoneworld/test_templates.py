@@ -3,9 +3,11 @@ interface, and the verifier rejects the near misses (one step short, wrong param
 wrong answer, an extra side effect)."""
 
 import random
+from pathlib import Path
 
 import pytest
 
+from phonebuddy.phoneworld import apps
 from phonebuddy.phoneworld.tasks.base import TaskTemplate
 from phonebuddy.phoneworld.tasks.registry import all_templates
 from phonebuddy.phoneworld.tasks.runner import check_template
@@ -45,3 +47,14 @@ def test_template_metadata_is_complete(world: World, template: TaskTemplate) -> 
 def test_more_seeds(world: World, template: TaskTemplate, seed: int) -> None:
     report = check_template(world, template, seed)
     assert report.ok, (report.error, report.verdict, report.near_misses)
+
+
+def test_every_app_package_is_registered_once_with_its_templates(world: World) -> None:
+    packages = sorted(p.parent.name for p in Path(apps.__file__).parent.glob("*/__init__.py"))
+    assert sorted(apps.APPS) == packages
+    registered = [apps.app_package(name).APP.package for name in apps.APPS]
+    assert [app.package for app in world.apps] == registered
+    for name in apps.APPS:
+        own = apps.app_tasks(name).TEMPLATES
+        assert own, f"{name} has no templates"
+        assert all(t in TEMPLATES for t in own)

@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from phonebuddy.phoneworld.system.friction import NONE as NO_FRICTION
+from phonebuddy.phoneworld.system.friction import Friction
 from phonebuddy.phoneworld.ui.theme import DEFAULT_THEME, AppTheme
 from phonebuddy.phoneworld.ui.widgets import Handler, Page
 
@@ -94,6 +96,8 @@ class App:
     permissions: ClassVar[tuple[str, ...]] = ()
     # Whether other apps can share content into this one (it then implements `receive_share`).
     accepts_shares: ClassVar[bool] = False
+    # A splash screen and a pop-up it may show in an episode (system/friction.py).
+    friction: ClassVar[Friction] = NO_FRICTION
 
     screens: ClassVar[dict[str, ScreenFn]]
     tools: ClassVar[dict[str, ToolDef]]

@@ -12,9 +12,9 @@ from typing import Annotated, Any
 import typer
 
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.tasks.oracle import OracleError
 from phonebuddy.phoneworld.tasks.registry import UnknownTaskError, all_templates, get_template
-from phonebuddy.phoneworld.tasks.runner import check_template, instantiate, start
+from phonebuddy.phoneworld.tasks.runner import check_template, instantiate, oracle_steps, start
 from phonebuddy.phoneworld.tasks.splits import held_out_reason
 from phonebuddy.phoneworld.tasks.suites import get_suite, suite_names
 from phonebuddy.phoneworld.world import default_world
@@ -67,11 +67,13 @@ def list_tasks(
             "answers": template.answers, "held_out": held_out_reason(template) or "-",
             "params": params,
             "instruction": template.instruction(params).en,
+            "phrasings": len(template.phrasings(params)),
         })  # fmt: skip
     if not as_json:
         for row in rows:
             row["apps"] = ",".join(a.removeprefix("com.pw.") for a in row["apps"])
-    columns = ["id", "category", "apps", "difficulty", "answers", "held_out", "instruction"]
+    columns = ["id", "category", "apps", "difficulty", "answers", "held_out", "phrasings",
+               "instruction"]  # fmt: skip
     _emit(rows, as_json, columns)
 
 
@@ -161,8 +163,8 @@ def render(
 
     save(0)
     try:
-        for index, action in enumerate(task.solve(OracleUI(device), instance.params), start=1):
-            result = device.act(action)
+        played = oracle_steps(device, task, instance.params)
+        for index, (action, result) in enumerate(played, start=1):
             steps.append({"step": index, "action": action.model_dump(mode="json"),
                           "effect": result.effect, "note": result.note})  # fmt: skip
             save(index)

@@ -10,7 +10,8 @@ from typing import Any, Literal
 from phonebuddy.phoneworld.clock import EPOCH_START, SECONDS_PER_ACTION
 from phonebuddy.phoneworld.interaction import Interaction, NoOp
 from phonebuddy.phoneworld.state import Doc, clone
-from phonebuddy.phoneworld.system import shell
+from phonebuddy.phoneworld.system import friction, shell
+from phonebuddy.phoneworld.system.friction import plan as friction_plan
 from phonebuddy.phoneworld.ui.render import encode, render
 from phonebuddy.phoneworld.ui.tree import to_ui_node
 from phonebuddy.phoneworld.ui.widgets import Node
@@ -76,8 +77,9 @@ class Device:
         self.reset(seed)
 
     # -- lifecycle ---------------------------------------------------------------------------
-    def reset(self, seed: int = 0) -> None:
-        """A fresh phone: every app's initial data, home screen, the clock at the seed's day."""
+    def reset(self, seed: int = 0, *, friction: bool = False) -> None:
+        """A fresh phone: every app's initial data, home screen, the clock at the seed's day;
+        with `friction`, the splash screens and pop-ups the seed plans (system/friction.py)."""
         self.seed = seed  # `clear_app_data` rebuilds an app's data for the same seed
         rng = seeded_rng("device", self.world.seed, seed)
         apps: dict[str, Doc] = {}
@@ -112,6 +114,7 @@ class Device:
                 "toast": None,
                 "launcher": {"drawer": False},
                 "scroll": {},
+                "friction": friction_plan(self.world, seed) if friction else {},
             },
         }
         self._changed()
@@ -194,12 +197,10 @@ class Device:
         ui["overlay"] = None
         recents = [p for p in ui["recents"] if p != package]
         ui["recents"] = [package, *recents][:12]
-        if not self.stack(package):
+        cold = not self.stack(package)
+        if cold:
             self.push_screen(package, app.home_screen, {})
-        granted = self.state["os"]["permissions"].get(package, {})
-        pending = [perm for perm in app.permissions if perm not in granted]
-        if pending:
-            ui["overlay"] = {"kind": "permission", "package": package, "permission": pending[0]}
+        ui["overlay"] = friction.on_launch(self, package, cold=cold)
 
     def go_home(self) -> None:
         ui = self.state["ui"]
@@ -282,6 +283,7 @@ class Device:
         self.state["os"]["clock"] += (
             int(action.time) if isinstance(action, Wait) else SECONDS_PER_ACTION
         )
+        friction.expire(self)
         # A handler may change data and then find it cannot finish (raising NoOp): roll the data
         # back so that a no-op never leaves a half-done change behind. Actions that run no app
         # handler need no copy.

@@ -1,45 +1,30 @@
-"""Every PhoneWorld app, in launcher order. Add a new app here (explicit registry)."""
+"""Every PhoneWorld app, in launcher order.
+
+`APPS` is the one place an app is registered: each name is a package here that exports `APP`
+(its `App` class) and has a `tasks` module with its templates in `TEMPLATES`. The world's apps
+and the task registry (`phonebuddy.phoneworld.tasks.registry`) both read this list.
+"""
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 from phonebuddy.phoneworld.app import App
+
+APPS: tuple[str, ...] = (
+    "notes", "wallet", "shop", "settings", "clock", "calendar", "food", "ride", "travel",
+    "contacts", "phone", "messages", "mail", "gallery", "messenger", "weather", "music",
+)  # fmt: skip
+
+
+def app_package(name: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def app_tasks(name: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{name}.tasks")
 
 
 def all_apps() -> list[App]:
-    from phonebuddy.phoneworld.apps.calendar import Calendar
-    from phonebuddy.phoneworld.apps.clock import Clock
-    from phonebuddy.phoneworld.apps.contacts import Contacts
-    from phonebuddy.phoneworld.apps.food import Food
-    from phonebuddy.phoneworld.apps.gallery import Gallery
-    from phonebuddy.phoneworld.apps.mail import MailApp
-    from phonebuddy.phoneworld.apps.messages import Messages
-    from phonebuddy.phoneworld.apps.messenger import Messenger
-    from phonebuddy.phoneworld.apps.music import Music
-    from phonebuddy.phoneworld.apps.notes import Notes
-    from phonebuddy.phoneworld.apps.phone import Phone
-    from phonebuddy.phoneworld.apps.ride import Ride
-    from phonebuddy.phoneworld.apps.settings import Settings
-    from phonebuddy.phoneworld.apps.shop import Shop
-    from phonebuddy.phoneworld.apps.travel import Travel
-    from phonebuddy.phoneworld.apps.wallet import Wallet
-    from phonebuddy.phoneworld.apps.weather import Weather
-
-    return [
-        Notes(),
-        Wallet(),
-        Shop(),
-        Settings(),
-        Clock(),
-        Calendar(),
-        Food(),
-        Ride(),
-        Travel(),
-        Contacts(),
-        Phone(),
-        Messages(),
-        MailApp(),
-        Gallery(),
-        Messenger(),
-        Weather(),
-        Music(),
-    ]
+    return [app_package(name).APP() for name in APPS]

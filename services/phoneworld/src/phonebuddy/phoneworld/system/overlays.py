@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from phonebuddy.phoneworld.system import friction
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.widgets import (
     BottomSheet,
@@ -162,15 +163,7 @@ def _answer_permission(package: str, permission: str, granted: bool) -> Handler:
         device = it.device
         device.state["os"]["permissions"].setdefault(package, {})[permission] = granted
         device.state["ui"]["overlay"] = None
-        app = device.world.app(package)
-        answered = device.state["os"]["permissions"][package]
-        pending = [perm for perm in app.permissions if perm not in answered]
-        if pending:
-            device.state["ui"]["overlay"] = {
-                "kind": "permission",
-                "package": package,
-                "permission": pending[0],
-            }
+        device.state["ui"]["overlay"] = friction.after_splash(device, package)
 
     return handler
 
@@ -225,8 +218,12 @@ def place(device: Device, area: Rect) -> Node | None:
     if overlay is None:
         return None
     kind = overlay["kind"]
+    if kind == "splash":
+        return friction.splash(device, overlay, area)
     widget: BottomSheet | Dialog
-    if kind == "shade":
+    if kind == "popup":
+        widget = friction.popup(device, overlay)
+    elif kind == "shade":
         widget = _shade(device)
     elif kind == "recents":
         widget = _recents(device)
@@ -237,9 +234,11 @@ def place(device: Device, area: Rect) -> Node | None:
     else:
         widget = _text_menu(overlay)
     lc = LayoutContext(scale=device.scale, package=SYSTEM_PACKAGE)
+    if kind == "popup":  # the app's own dialog, with the app's ids
+        lc = LayoutContext(scale=device.scale, package=overlay["package"])
     node = widget.place_overlay(lc, area)
     node.z = 6
-    node.package = SYSTEM_PACKAGE
+    node.package = lc.package
     return node
 
 

@@ -39,6 +39,5 @@ class WritesValue(TaskTemplate):
         self, diff: StateDiff, params: Params, text: str | None, *, what: str
     ) -> list[str]:
         """What is wrong with the text written ([] = right); `what` names it ('the note')."""
-        asked = self.instruction(params)
         expected = self.expected_writing(diff, params)
-        return check_written(text, expected, what=what, context=(asked.zh, asked.en))
+        return check_written(text, expected, what=what, context=self.question_texts(params))

@@ -97,6 +97,13 @@ class OracleUI:
         node = self._require(id, text, None)
         return LongPress(coordinate=from_pixels(node.bounds.center, self.device.screen))
 
+    def past_friction(self) -> Click | None:
+        """The tap that gets past a splash screen (跳过) or a pop-up (以后再说) on screen."""
+        for widget_id in ("splash_skip", "popup_close"):
+            if self.visible(widget_id):
+                return self.tap(widget_id)
+        return None
+
     def open(self, app: str) -> Open:
         return Open(text=app)
 

@@ -19,45 +19,10 @@ class UnknownTaskError(KeyError):
 
 @functools.cache
 def all_templates() -> tuple[TaskTemplate, ...]:
-    from phonebuddy.phoneworld.apps.calendar import tasks as calendar
-    from phonebuddy.phoneworld.apps.clock import tasks as clock
-    from phonebuddy.phoneworld.apps.contacts import tasks as contacts
-    from phonebuddy.phoneworld.apps.food import tasks as food
-    from phonebuddy.phoneworld.apps.gallery import tasks as gallery
-    from phonebuddy.phoneworld.apps.mail import tasks as mail
-    from phonebuddy.phoneworld.apps.messages import tasks as messages
-    from phonebuddy.phoneworld.apps.messenger import tasks as messenger
-    from phonebuddy.phoneworld.apps.music import tasks as music
-    from phonebuddy.phoneworld.apps.notes import tasks as notes
-    from phonebuddy.phoneworld.apps.phone import tasks as phone
-    from phonebuddy.phoneworld.apps.ride import tasks as ride
-    from phonebuddy.phoneworld.apps.settings import tasks as settings
-    from phonebuddy.phoneworld.apps.shop import tasks as shop
-    from phonebuddy.phoneworld.apps.travel import tasks as travel
-    from phonebuddy.phoneworld.apps.wallet import tasks as wallet
-    from phonebuddy.phoneworld.apps.weather import tasks as weather
+    from phonebuddy.phoneworld.apps import APPS, app_tasks
     from phonebuddy.phoneworld.tasks import cross_app
 
-    templates = (
-        *notes.TEMPLATES,
-        *contacts.TEMPLATES,
-        *phone.TEMPLATES,
-        *messages.TEMPLATES,
-        *messenger.TEMPLATES,
-        *settings.TEMPLATES,
-        *clock.TEMPLATES,
-        *calendar.TEMPLATES,
-        *mail.TEMPLATES,
-        *gallery.TEMPLATES,
-        *shop.TEMPLATES,
-        *wallet.TEMPLATES,
-        *food.TEMPLATES,
-        *ride.TEMPLATES,
-        *travel.TEMPLATES,
-        *weather.TEMPLATES,
-        *music.TEMPLATES,
-        *cross_app.TEMPLATES,
-    )
+    templates = (*(t for name in APPS for t in app_tasks(name).TEMPLATES), *cross_app.TEMPLATES)
     ids = [t.id for t in templates]
     duplicates = {i for i in ids if ids.count(i) > 1}
     if duplicates:

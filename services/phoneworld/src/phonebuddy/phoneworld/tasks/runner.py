@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from phonebuddy.phoneworld.device import Device
+from phonebuddy.phoneworld.device import ActResult, Device
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.state import Doc
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
@@ -34,8 +34,9 @@ def instantiate(
 
 
 def start(device: Device, instance: TaskInstance) -> Doc:
-    """Reset the device to the task's start state; returns the `before` snapshot."""
-    device.reset(instance.seed)
+    """Reset the device to the task's start state, with the friction its seed plans (splash
+    screens, pop-ups); returns the `before` snapshot."""
+    device.reset(instance.seed, friction=True)
     instance.template.setup(Interaction(device, instance.template.apps[0]), instance.params)
     device.version += 1
     return device.snapshot()
@@ -66,25 +67,43 @@ def evaluate(
     )
 
 
+def oracle_steps(
+    device: Device, template: TaskTemplate, params: Params
+) -> Iterator[tuple[Action, ActResult]]:
+    """Play the scripted solution through the normal action interface, getting past any splash
+    screen or pop-up the way a user would (the template's script never sees them); yields each
+    action with its result. A step that has no effect means the oracle is broken: it raises."""
+    ui = OracleUI(device)
+    steps = 0
+
+    def step(action: Action) -> ActResult:
+        nonlocal steps
+        if steps >= MAX_ORACLE_STEPS:
+            raise OracleError(f"{template.id}: more than {MAX_ORACLE_STEPS} steps")
+        steps += 1
+        result = device.act(action)
+        if result.effect == "no_op":
+            raise OracleError(
+                f"{template.id}: step {steps} {action!r} had no effect ({result.note})"
+            )
+        return result
+
+    for action in template.solve(ui, params):
+        yield action, step(action)
+        while (dismiss := ui.past_friction()) is not None:
+            yield dismiss, step(dismiss)
+
+
 def run_oracle(
     device: Device, template: TaskTemplate, params: Params
 ) -> tuple[list[Action], str | None]:
-    """Play the scripted solution through the normal action interface. A step that has no
-    effect means the oracle is broken, so it raises."""
-    ui = OracleUI(device)
+    """The scripted solution's actions (see `oracle_steps`) and its answer, if any."""
     actions: list[Action] = []
     answer = None
-    for action in template.solve(ui, params):
-        if len(actions) >= MAX_ORACLE_STEPS:
-            raise OracleError(f"{template.id}: more than {MAX_ORACLE_STEPS} steps")
-        result = device.act(action)
+    for action, _ in oracle_steps(device, template, params):
         actions.append(action)
         if isinstance(action, Answer):
             answer = action.text
-        if result.effect == "no_op":
-            raise OracleError(
-                f"{template.id}: step {len(actions)} {action!r} had no effect ({result.note})"
-            )
     return actions, answer
 
 

@@ -3,4 +3,7 @@ tool to create an event."""
 
 from phonebuddy.phoneworld.apps.calendar.app import Calendar
 
-__all__ = ["Calendar"]
+APP = Calendar
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Calendar"]

@@ -18,7 +18,7 @@ from phonebuddy.phoneworld.apps.calendar.app import (
 )
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Text, TextSet, Together
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import WritesValue
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
@@ -184,14 +184,18 @@ class CreateEvent(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _new_event(rng)
 
-    def instruction(self, params: Params) -> Instruction:
-        p = params
-        return Instruction(
-            zh=f"在日历里新建日程“{p['title']}”，时间是{date_zh(p['date'])} {p['start']} 到 "
-            f"{p['end']}",
-            en=f"Add a calendar event '{p['title']}' on {date_en(p['date'])} from {p['start']} "
-            f"to {p['end']}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, start, end = params["title"], params["start"], params["end"]
+        day_zh, day_en = date_zh(params["date"]), date_en(params["date"])
+        return phrased(
+            zh=[f"在日历里新建日程“{title}”，时间是{day_zh} {start} 到 {end}",
+                f"帮我加个日程“{title}”：{day_zh}，{start} 到 {end}",
+                f"{day_zh} {start} 到 {end} 有个“{title}”，记到日历里"],
+            en=[f"Add a calendar event '{title}' on {day_en} from {start} to {end}",
+                f"Put '{title}' on my calendar for {day_en}, {start} to {end}",
+                f"Please create the event '{title}' in Calendar: {day_en}, from {start} until "
+                f"{end}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return one_new_event(diff, params)
@@ -212,15 +216,26 @@ class CreateDetailedEvent(TaskTemplate):
         return {**_new_event(rng), "location": rng.choice(NEW_LOCATIONS),
                 "reminder": rng.choice(NEW_REMINDERS), "notes": rng.choice(NEW_NOTES)}  # fmt: skip
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         p = params
-        return Instruction(
-            zh=f"新建日程“{p['title']}”：{date_zh(p['date'])} {p['start']}-{p['end']}，地点"
-            f"“{p['location']}”，提醒设为{REMINDER_TEXT[p['reminder']]}，备注写“{p['notes']}”",
-            en=f"Create the event '{p['title']}' on {date_en(p['date'])}, {p['start']}-"
-            f"{p['end']}, at '{p['location']}', with a reminder {REMINDER_EN[p['reminder']]} "
-            f"and the note '{p['notes']}'",
-        )
+        title, start, end = p["title"], p["start"], p["end"]
+        place, notes = p["location"], p["notes"]
+        day_zh, day_en = date_zh(p["date"]), date_en(p["date"])
+        remind_zh, remind_en = REMINDER_TEXT[p["reminder"]], REMINDER_EN[p["reminder"]]
+        return phrased(
+            zh=[f"新建日程“{title}”：{day_zh} {start}-{end}，地点“{place}”，提醒设为{remind_zh}，"
+                f"备注写“{notes}”",
+                f"帮我在日历里加一个“{title}”，{day_zh} {start}-{end}，地点在“{place}”，"
+                f"提醒选{remind_zh}，备注“{notes}”",
+                f"{day_zh} {start}-{end} 有个“{title}”，地点“{place}”，请建个日程，"
+                f"提醒设为{remind_zh}，备注写“{notes}”"],
+            en=[f"Create the event '{title}' on {day_en}, {start}-{end}, at '{place}', with a "
+                f"reminder {remind_en} and the note '{notes}'",
+                f"Add '{title}' to my calendar on {day_en} from {start} to {end} at '{place}', "
+                f"reminder {remind_en}, note '{notes}'",
+                f"Please put an event on my calendar: '{title}', {day_en}, {start}-{end}, location "
+                f"'{place}', reminder {remind_en}, notes '{notes}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return one_new_event(diff, params)
@@ -244,11 +259,15 @@ class DeleteEvent(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _existing_event_params(rng.choice(one_off_events(world)))
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"删除{date_zh(params['date'])}的日程“{params['title']}”",
-            en=f"Delete the event '{params['title']}' on {date_en(params['date'])}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, day_zh, day_en = params["title"], date_zh(params["date"]), date_en(params["date"])
+        return phrased(
+            zh=[f"删除{day_zh}的日程“{title}”", f"把{day_zh}的“{title}”从日历里删掉",
+                f"{day_zh}的“{title}”取消了，帮我把这个日程删除"],
+            en=[f"Delete the event '{title}' on {day_en}",
+                f"Remove '{title}' on {day_en} from my calendar",
+                f"The event '{title}' on {day_en} is off; please delete it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = [e["id"] for e in diff.removed(EVENTS)]
@@ -275,13 +294,19 @@ class RescheduleEvent(TaskTemplate):
         return {"event": event["id"], "title": event["title"], "date": event["date"],
                 "start": _hhmm(start + shift), "end": _hhmm(end + shift)}  # fmt: skip
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         p = params
-        return Instruction(
-            zh=f"把{date_zh(p['date'])}的“{p['title']}”改到当天 {p['start']}-{p['end']}",
-            en=f"Move '{p['title']}' on {date_en(p['date'])} to {p['start']}-{p['end']} the "
-            "same day",
-        )
+        title, start, end = p["title"], p["start"], p["end"]
+        day_zh, day_en = date_zh(p["date"]), date_en(p["date"])
+        return phrased(
+            zh=[f"把{day_zh}的“{title}”改到当天 {start}-{end}",
+                f"{day_zh}的“{title}”时间调整为同一天的 {start}-{end}",
+                f"帮我把“{title}”（{day_zh}）挪到那天的 {start} 到 {end}"],
+            en=[f"Move '{title}' on {day_en} to {start}-{end} the same day",
+                f"Reschedule '{title}' on {day_en} to {start}-{end} that day",
+                f"Please change the time of '{title}' on {day_en} to {start}-{end}, keeping the "
+                "date"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         path = f"{EVENTS}[{params['event']}]"
@@ -310,19 +335,20 @@ class AskLocation(TaskTemplate):
         others = sorted({e["location"] for e in seeded_events(world)} - {event["location"]})
         return {**_existing_event_params(event), "wrong_location": rng.choice(others)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我{date_zh(params['date'])}的“{params['title']}”在哪里？",
-            en=f"Where is my '{params['title']}' on {date_en(params['date'])}?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, day_zh, day_en = params["title"], date_zh(params["date"]), date_en(params["date"])
+        return phrased(
+            zh=[f"我{day_zh}的“{title}”在哪里？", f"{day_zh}的“{title}”地点是哪儿？",
+                f"帮我查一下{day_zh}那个“{title}”在什么地方"],
+            en=[f"Where is my '{title}' on {day_en}?",
+                f"What is the location of '{title}' on {day_en}?",
+                f"Check where '{title}' on {day_en} takes place"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         location = diff.value_before(f"{EVENTS}[{params['event']}]/location")
         others = [e["location"] for e in diff.value_before(EVENTS) if e["location"]]
         return Text([location], others=others, what="place")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["wrong_location"]
@@ -343,18 +369,19 @@ class AskStartTime(TaskTemplate):
         event = rng.choice(one_off_events(world))
         return {**_existing_event_params(event), "end": event["end"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{date_zh(params['date'])}的“{params['title']}”几点开始？",
-            en=f"What time does '{params['title']}' on {date_en(params['date'])} start?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, day_zh, day_en = params["title"], date_zh(params["date"]), date_en(params["date"])
+        return phrased(
+            zh=[f"{day_zh}的“{title}”几点开始？", f"{day_zh}那个“{title}”的开始时间是几点？",
+                f"帮我看下{day_zh}的“{title}”几点开始"],
+            en=[f"What time does '{title}' on {day_en} start?",
+                f"When does '{title}' on {day_en} begin?",
+                f"Check the start time of '{title}' on {day_en}"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         start = diff.value_before(f"{EVENTS}[{params['event']}]/start")
         return ClockTime(*divmod(_minutes(start), 60))
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["end"]  # the end time: read off the wrong end of the event
@@ -381,17 +408,19 @@ class AskDay(TaskTemplate):
                            {e["title"] for e in events if e["date"] == date})  # fmt: skip
         return {"date": date, "other_title": rng.choice(elsewhere)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh=f"我{date_zh(params['date'])}的日历上有哪些安排？",
-                           en=f"What is on my calendar on {date_en(params['date'])}?")  # fmt: skip
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        day_zh, day_en = date_zh(params["date"]), date_en(params["date"])
+        return phrased(
+            zh=[f"我{day_zh}的日历上有哪些安排？", f"{day_zh}我有什么日程？",
+                f"帮我看看{day_zh}日历里都排了什么"],
+            en=[f"What is on my calendar on {day_en}?", f"What events do I have on {day_en}?",
+                f"Check my calendar for {day_en}: what is planned that day?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         events = diff.value_before(EVENTS)
         titles = [e["title"] for e in events if e["date"] == params["date"]]
         return TextSet(titles, others=[e["title"] for e in events], what="event")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_title"]
@@ -433,13 +462,21 @@ class EventFromNote(TaskTemplate):
             0, {"id": "note-meeting", "title": p["note"], "body": body, "pinned": False}
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"备忘录“{params['note']}”里记了一个会议，帮我在日历里建一个日程：标题用会议名称，"
-            "日期、时间和地点都按备忘录填",
-            en=f"The note '{params['note']}' describes a meeting; add it to the calendar with "
-            "the meeting's name as the title and the date, times and place from the note",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        note = params["note"]
+        return phrased(
+            zh=[f"备忘录“{note}”里记了一个会议，帮我在日历里建一个日程：标题用会议名称，"
+                "日期、时间和地点都按备忘录填",
+                f"按备忘录“{note}”里记的会议，在日历里新建日程：标题是会议名称，日期、时间、地点"
+                "照着备忘录填",
+                f"帮我把备忘录“{note}”里的会议加到日历：会议名称做标题，日期、时间和地点用备忘录里的"],
+            en=[f"The note '{note}' describes a meeting; add it to the calendar with the meeting's "
+                "name as the title and the date, times and place from the note",
+                f"Add the meeting from the note '{note}' to the calendar: its name as the title, "
+                "and the date, times and place as the note gives them",
+                f"Create a calendar event for the meeting in the note '{note}', titled with the "
+                "meeting name and with the date, times and place from the note"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         expected = {k: params[k] for k in ("title", "date", "start", "end", "location")}
@@ -485,13 +522,20 @@ class TomorrowToNote(WritesValue):
              "reminder": 15}
         )  # fmt: skip
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"看看我明天的第一个日程，然后在备忘录里新建一条标题为“{PLAN_NOTE_TITLE}”的备忘录，"
-            "内容写上这个日程的开始时间和名称",
-            en=f"Look up my first calendar event tomorrow, then create a note titled "
-            f"'{PLAN_NOTE_TITLE}' that says when it starts and what it is",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title = PLAN_NOTE_TITLE
+        return phrased(
+            zh=[f"看看我明天的第一个日程，然后在备忘录里新建一条标题为“{title}”的备忘录，"
+                "内容写上这个日程的开始时间和名称",
+                f"新建一条标题为“{title}”的备忘录，写上我明天第一个日程的开始时间和名称",
+                f"明天最早的日程是什么、几点开始？查好后记到备忘录里，标题写“{title}”"],
+            en=[f"Look up my first calendar event tomorrow, then create a note titled '{title}' "
+                "that says when it starts and what it is",
+                f"Create a note titled '{title}' with the start time and the name of my first "
+                "event tomorrow",
+                "What is my earliest calendar event tomorrow, and when does it start? Write that "
+                f"in a new note titled '{title}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         added = diff.added(NOTES_LIST)

@@ -2,4 +2,7 @@
 
 from phonebuddy.phoneworld.apps.clock.app import Clock
 
-__all__ = ["Clock"]
+APP = Clock
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Clock"]

@@ -18,7 +18,7 @@ from phonebuddy.phoneworld.apps.clock.app import (
 )
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Number, numbers_in
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
@@ -130,10 +130,14 @@ class CreateAlarm(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return {"hour": rng.randrange(5, 23), "minute": rng.randrange(0, 12) * 5}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         time = time_zh(params["hour"], params["minute"])
-        return Instruction(zh=f"定一个 {time} 的闹钟，只响一次",
-                           en=f"Set a one-time alarm for {time}")  # fmt: skip
+        return phrased(
+            zh=[f"定一个 {time} 的闹钟，只响一次", f"帮我设个 {time} 的闹钟，不要重复",
+                f"新建一个单次闹钟，时间是 {time}"],
+            en=[f"Set a one-time alarm for {time}", f"Add an alarm at {time} that doesn't repeat",
+                f"I need an alarm at {time}, just once"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         alarm, problems = one_new_alarm(diff)
@@ -161,13 +165,17 @@ class CreateRepeatingAlarm(TaskTemplate):
             "repeat": list(rng.choice([r for r in REPEATS if len(r) >= 2])),
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        time = time_zh(params["hour"], params["minute"])
-        return Instruction(
-            zh=f"新建一个{repeat_zh(params['repeat'])} {time} 响的闹钟，名称为“{params['label']}”",
-            en=f"Create an alarm named '{params['label']}' that rings at {time} "
-            f"{repeat_en(params['repeat'])}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        time, label = time_zh(params["hour"], params["minute"]), params["label"]
+        days_zh, days_en = repeat_zh(params["repeat"]), repeat_en(params["repeat"])
+        return phrased(
+            zh=[f"新建一个{days_zh} {time} 响的闹钟，名称为“{label}”",
+                f"帮我加个闹钟“{label}”，{days_zh} {time} 响",
+                f"闹钟名叫“{label}”，{days_zh}的 {time} 响，帮我建一个"],
+            en=[f"Create an alarm named '{label}' that rings at {time} {days_en}",
+                f"Add a '{label}' alarm for {time}, repeating {days_en}",
+                f"I need an alarm at {time} {days_en}; call it '{label}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         alarm, problems = one_new_alarm(diff)
@@ -222,11 +230,17 @@ class ToggleAlarm(_WithTaskAlarm):
         on = rng.random() < 0.5
         return {**_task_alarm(rng), "on": on, "enabled_at_start": not on}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh, en = self._alarm_name(params)
         if params["on"]:
-            return Instruction(zh=f"打开{zh}", en=f"Turn on {en}")
-        return Instruction(zh=f"关闭{zh}", en=f"Turn off {en}")
+            return phrased(
+                zh=[f"打开{zh}", f"把{zh}开起来", f"帮我启用{zh}"],
+                en=[f"Turn on {en}", f"Switch {en} on", f"Please enable {en}"],
+            )  # fmt: skip
+        return phrased(
+            zh=[f"关闭{zh}", f"把{zh}关掉", f"帮我停用{zh}"],
+            en=[f"Turn off {en}", f"Switch {en} off", f"Please disable {en}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         diff.touched(f"{ALARMS}[{TASK_ALARM}]/enabled")
@@ -247,9 +261,12 @@ class DeleteAlarm(_WithTaskAlarm):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _task_alarm(rng)
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh, en = self._alarm_name(params)
-        return Instruction(zh=f"删除{zh}", en=f"Delete {en}")
+        return phrased(
+            zh=[f"删除{zh}", f"把{zh}删掉", f"{zh}不用了，帮我删了"],
+            en=[f"Delete {en}", f"Remove {en}", f"I don't need {en} anymore; delete it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = [a["id"] for a in diff.removed(ALARMS)]
@@ -272,10 +289,14 @@ class RescheduleAlarm(_WithTaskAlarm):
         new = (alarm["hour"] * 60 + alarm["minute"] + shift) % (24 * 60)
         return {**alarm, "new_hour": new // 60, "new_minute": new % 60}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh, en = self._alarm_name(params)
         time = time_zh(params["new_hour"], params["new_minute"])
-        return Instruction(zh=f"把{zh}改到 {time}", en=f"Move {en} to {time}")
+        return phrased(
+            zh=[f"把{zh}改到 {time}", f"{zh}改成 {time} 响", f"请把{zh}的时间调整为 {time}"],
+            en=[f"Move {en} to {time}", f"Change {en} so it rings at {time}",
+                f"Reschedule {en} for {time}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         diff.touched(f"{ALARMS}[{TASK_ALARM}]")
@@ -305,9 +326,14 @@ class AddWorldClock(TaskTemplate):
         data = it.app_data(CLOCK)
         data["world_clocks"] = [c for c in data["world_clocks"] if c["id"] != params["city"]]
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh=f"在世界时钟里添加{params['name']}",
-                           en=f"Add {params['name_en']} to the world clock")  # fmt: skip
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, name_en = params["name"], params["name_en"]
+        return phrased(
+            zh=[f"在世界时钟里添加{name}", f"把{name}加到世界时钟",
+                f"我想在世界时钟里看到{name}的时间，帮我加上"],
+            en=[f"Add {name_en} to the world clock", f"Put {name_en} on the world clock",
+                f"I'd like to see the time in {name_en}; add it to the world clock"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         added = [c["id"] for c in diff.added(WORLD_CLOCKS)]
@@ -331,9 +357,15 @@ class StartTimer(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return {"minutes": rng.choice(TIMER_MINUTES)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh=f"开始一个 {params['minutes']} 分钟的倒计时",
-                           en=f"Start a {params['minutes']}-minute timer")  # fmt: skip
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        minutes = params["minutes"]
+        return phrased(
+            zh=[f"开始一个 {minutes} 分钟的倒计时", f"帮我倒计时 {minutes} 分钟",
+                f"设一个 {minutes} 分钟的计时器并开始计时"],
+            en=[f"Start a {minutes}-minute timer",
+                f"Count down {minutes} minutes for me",
+                f"Set a timer for {minutes} minutes and start it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         diff.touched(TIMER)
@@ -380,16 +412,18 @@ class AskEarliestAlarm(TaskTemplate):
              "label": "", "repeat": [], "enabled": False},
         ]  # fmt: skip
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh="我开着的闹钟里，最早的是几点？",
-                           en="What time is my earliest alarm that is turned on?")  # fmt: skip
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["我开着的闹钟里，最早的是几点？", "已开启的闹钟中，最早响的是几点？",
+                "看看我开着的闹钟，最早的一个定在几点"],
+            en=["What time is my earliest alarm that is turned on?",
+                "Among the alarms I have switched on, what's the earliest time?",
+                "Check my enabled alarms and tell me the earliest time one is set for"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         enabled = [a for a in diff.value_before(ALARMS) if a["enabled"]]
         return ClockTime(*min((a["hour"], a["minute"]) for a in enabled))
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return hhmm(params["decoy_hour"], params["decoy_minute"])
@@ -422,18 +456,21 @@ class AskTimeDifference(TaskTemplate):
         if all(c["id"] != params["city"] for c in clocks):
             clocks.append({"id": params["city"]})
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"看一下世界时钟：{params['name']}和北京相差几个小时？",
-            en=f"Check the world clock: how many hours apart are {params['name_en']} and Beijing?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, name_en = params["name"], params["name_en"]
+        return phrased(
+            zh=[f"看一下世界时钟：{name}和北京相差几个小时？",
+                f"{name}跟北京差几个小时？查一下世界时钟",
+                f"用世界时钟帮我看看，{name}和北京的时差是几小时"],
+            en=[f"Check the world clock: how many hours apart are {name_en} and Beijing?",
+                f"What's the time difference in hours between {name_en} and Beijing? Look at the "
+                "world clock",
+                f"Use the world clock to find how many hours {name_en} is from Beijing"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         # '晚8小时', '-8', '8 hours behind': the difference either way
         return Number(params["hours"], unit="小时", signed=False)
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['hours'] + 1:g}小时"
@@ -481,11 +518,16 @@ class AlarmFromNote(TaskTemplate):
                 "pinned": False}
         )  # fmt: skip
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"按备忘录“{params['note']}”里写的起床时间定一个闹钟",
-            en=f"Set an alarm for the wake-up time written in the note '{params['note']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        note = params["note"]
+        return phrased(
+            zh=[f"按备忘录“{note}”里写的起床时间定一个闹钟",
+                f"备忘录“{note}”里写了几点起床，照这个时间帮我设个闹钟",
+                f"打开备忘录“{note}”看看起床时间，然后按那个时间定闹钟"],
+            en=[f"Set an alarm for the wake-up time written in the note '{note}'",
+                f"The note '{note}' says when I have to get up; set an alarm for that time",
+                f"Look up the wake-up time in the note '{note}' and set an alarm for it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         alarm, problems = one_new_alarm(diff)

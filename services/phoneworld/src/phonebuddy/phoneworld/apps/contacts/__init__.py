@@ -3,4 +3,7 @@ groups, add/edit/delete, and a direct tool to add a contact."""
 
 from phonebuddy.phoneworld.apps.contacts.app import Contacts
 
-__all__ = ["Contacts"]
+APP = Contacts
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Contacts"]

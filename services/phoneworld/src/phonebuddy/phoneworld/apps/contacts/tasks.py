@@ -17,7 +17,7 @@ from phonebuddy.phoneworld.apps.contacts.app import (
 )
 from phonebuddy.phoneworld.apps.phone.app import unknown_mobile
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, phone_number
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
@@ -103,12 +103,16 @@ class AddContact(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return {"name": _new_name(world, rng), "phone": unknown_mobile(rng)}
 
-    def instruction(self, params: Params) -> Instruction:
-        shown = format_phone(params["phone"])
-        return Instruction(
-            zh=f"新建联系人“{params['name']}”，手机号码 {shown}",
-            en=f"Add a contact '{params['name']}' with the number {shown}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        shown, name = format_phone(params["phone"]), params["name"]
+        return phrased(
+            zh=[f"新建联系人“{name}”，手机号码 {shown}",
+                f"帮我把“{name}”存进通讯录，号码是 {shown}",
+                f"{shown} 是“{name}”的手机号，存成新联系人"],
+            en=[f"Add a contact '{name}' with the number {shown}",
+                f"Please save '{name}' to my contacts, number {shown}",
+                f"The number {shown} belongs to '{name}'; save it as a new contact"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_new_contact(diff, name=params["name"], phone=params["phone"])
@@ -135,14 +139,20 @@ class AddContactWithDetails(TaskTemplate):
             "group": rng.choice(GROUPS),
         }
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         shown = format_phone(params["phone"])
-        return Instruction(
-            zh=f"新建联系人“{params['name']}”：手机 {shown}，公司“{params['company']}”，"
-            f"放到“{params['group']}”群组",
-            en=f"Add a contact '{params['name']}': number {shown}, company "
-            f"'{params['company']}', in the group '{params['group']}'",
-        )
+        name, company, group = params["name"], params["company"], params["group"]
+        return phrased(
+            zh=[f"新建联系人“{name}”：手机 {shown}，公司“{company}”，放到“{group}”群组",
+                f"帮我存个联系人“{name}”，号码 {shown}，在“{company}”上班，分到“{group}”组里",
+                f"通讯录里加一位“{group}”群组的联系人：“{name}”，“{company}”的，手机 {shown}"],
+            en=[f"Add a contact '{name}': number {shown}, company '{company}', in the group "
+                f"'{group}'",
+                f"Please save a new contact '{name}' who works at '{company}', number {shown}, "
+                f"and put them in the '{group}' group",
+                f"I need a new contact in the group '{group}': '{name}' from '{company}', "
+                f"phone {shown}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_new_contact(
@@ -174,12 +184,16 @@ class EditPhone(TaskTemplate):
         person = _person(world, rng)
         return {"id": person["id"], "name": person["name"], "phone": unknown_mobile(rng)}
 
-    def instruction(self, params: Params) -> Instruction:
-        shown = format_phone(params["phone"])
-        return Instruction(
-            zh=f"{params['name']}换了新号码，把{params['name']}的手机号改成 {shown}",
-            en=f"{params['name']} has a new number: change it to {shown}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        shown, name = format_phone(params["phone"]), params["name"]
+        return phrased(
+            zh=[f"{name}换了新号码，把{name}的手机号改成 {shown}",
+                f"通讯录里{name}的号码更新一下，新号是 {shown}",
+                f"帮我把{name}的电话改为 {shown}，这是新号"],
+            en=[f"{name} has a new number: change it to {shown}",
+                f"Update {name}'s phone number in Contacts to {shown}",
+                f"Please change {name}'s number to {shown}, their new one"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_contact_change(diff, params["id"], "phone", params["phone"])
@@ -202,11 +216,14 @@ class DeleteContact(TaskTemplate):
         person = _person(world, rng)
         return {"id": person["id"], "name": person["name"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"从通讯录里删除联系人“{params['name']}”",
-            en=f"Delete the contact '{params['name']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"从通讯录里删除联系人“{name}”", f"帮我把“{name}”这个联系人删掉",
+                f"联系人“{name}”不用留了，删除吧"],
+            en=[f"Delete the contact '{name}'", f"Please remove '{name}' from my contacts",
+                f"I don't need the contact '{name}' anymore; delete it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = [c["name"] for c in diff.removed(CONTACTS_LIST)]
@@ -230,11 +247,13 @@ class Favourite(TaskTemplate):
         person = _person(world, rng, favorite=False)
         return {"id": person["id"], "name": person["name"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把{params['name']}加入收藏联系人",
-            en=f"Add {params['name']} to the favourite contacts",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"把{name}加入收藏联系人", f"帮我收藏联系人{name}", f"在通讯录里把{name}设为收藏"],
+            en=[f"Add {name} to the favourite contacts", f"Please make {name} a favourite contact",
+                f"In Contacts, mark {name} as a favourite"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_contact_change(diff, params["id"], "favorite", True)
@@ -255,16 +274,17 @@ class PhoneOf(TaskTemplate):
         person, other = (dict(p) for p in pick(rng, _roster(world), 2))
         return {"name": person["name"], "phone": person["phone"], "other_phone": other["phone"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['name']}的手机号码是多少？", en=f"What is {params['name']}'s phone number?"
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"{name}的手机号码是多少？", f"帮我查一下{name}的电话号码",
+                f"我要联系{name}，号码是多少？"],
+            en=[f"What is {name}'s phone number?", f"Look up {name}'s number for me",
+                f"I need to reach {name}: what's their phone number?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return phone_number(params["phone"])
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return format_phone(params["other_phone"])
@@ -292,18 +312,17 @@ class CompanyOf(TaskTemplate):
             "other_company": other["company"],
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['name']}在哪家公司工作？",
-            en=f"Which company does {params['name']} work for?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"{name}在哪家公司工作？", f"查一下通讯录里{name}的公司", f"{name}是哪个单位的？"],
+            en=[f"Which company does {name} work for?", f"Check {name}'s company in Contacts",
+                f"Where does {name} work?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         companies = [c["company"] for c in diff.before["apps"][CONTACTS]["contacts"]]
         return Text([params["company"]], others=filter(None, companies), what="company")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_company"]
@@ -326,18 +345,19 @@ class CountGroup(TaskTemplate):
         group = rng.choice(GROUPS)
         return {"group": group, "count": sum(c["group"] == group for c in _roster(world))}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"通讯录的“{params['group']}”群组里有几位联系人？",
-            en=f"How many contacts are in the group '{params['group']}'?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        group = params["group"]
+        return phrased(
+            zh=[f"通讯录的“{group}”群组里有几位联系人？", f"数一下“{group}”这个群组有多少人",
+                f"我的“{group}”分组里一共存了几个联系人？"],
+            en=[f"How many contacts are in the group '{group}'?",
+                f"Count the contacts in the '{group}' group",
+                f"How many people do I have in my '{group}' group?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         contacts = diff.before["apps"][CONTACTS]["contacts"]
         return Number(sum(c["group"] == params["group"] for c in contacts), unit="位")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["count"] + 1)

@@ -2,4 +2,7 @@
 
 from phonebuddy.phoneworld.apps.food.app import Food
 
-__all__ = ["Food"]
+APP = Food
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Food"]

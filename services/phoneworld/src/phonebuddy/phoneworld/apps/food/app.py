@@ -23,6 +23,7 @@ from phonebuddy.phoneworld.apps.food.content import (
 )
 from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.system.friction import Friction
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.format import BEIJING, minute_of_day
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
@@ -150,6 +151,7 @@ class Food(App):
     label = Label(zh="外卖", en="Food")
     domain = "food"
     theme = AppTheme(primary=(255, 209, 0), on_primary=(33, 33, 33), accent=(230, 120, 0))
+    friction = Friction(splash="美食外卖，准时送达")
     icon_text = "外卖"
     ignorable = ("promo_seen",)
 

@@ -28,7 +28,7 @@ from phonebuddy.phoneworld.apps.food.content import (
 )
 from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
@@ -252,17 +252,27 @@ class OrderAndPay(TaskTemplate):
         if not any(a["text"] == params["address"]["text"] for a in addresses):
             addresses.append({"id": "addr-task", **params["address"]})
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         ware_zh, ware_en = tableware_words(params["tableware"])
         remark_zh = f"，备注“{params['remark']}”" if params["remark"] else ""
         remark_en = f", with the note '{params['remark']}'" if params["remark"] else ""
-        return Instruction(
-            zh=f"在外卖上从“{params['restaurant']}”点{describe_items(params['items'])}，送到我"
-            f"保存的地址“{params['address']['text']}”，{ware_zh}{remark_zh}，并用钱包付款",
-            en=f"Order {describe_items(params['items'], english=True)} from "
-            f"'{params['restaurant']}' in Food, delivered to my saved address "
-            f"'{params['address']['text']}', {ware_en}{remark_en}, and pay with the wallet",
-        )
+        shop, address = params["restaurant"], params["address"]["text"]
+        items_zh = describe_items(params["items"])
+        items_en = describe_items(params["items"], english=True)
+        return phrased(
+            zh=[f"在外卖上从“{shop}”点{items_zh}，送到我保存的地址“{address}”，"
+                f"{ware_zh}{remark_zh}，并用钱包付款",
+                f"帮我在外卖上从“{shop}”订{items_zh}，{ware_zh}{remark_zh}，"
+                f"送到我保存过的地址“{address}”，用钱包付款",
+                f"想吃“{shop}”了：在外卖上点{items_zh}，送到已保存的地址“{address}”，"
+                f"{ware_zh}{remark_zh}，最后用钱包把钱付了"],
+            en=[f"Order {items_en} from '{shop}' in Food, delivered to my saved address "
+                f"'{address}', {ware_en}{remark_en}, and pay with the wallet",
+                f"Please get {items_en} from '{shop}' on Food, sent to my saved address "
+                f"'{address}', {ware_en}{remark_en}, paid with the wallet",
+                f"I feel like eating from '{shop}': in Food, order {items_en} to my saved "
+                f"address '{address}', {ware_en}{remark_en}, then pay with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_one_paid_order(diff, params, params["address"]["text"])
@@ -283,13 +293,21 @@ class AddAddress(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _sample_address(rng)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在外卖里新增一个收货地址：联系人{params['name']}，手机{params['phone']}，地址"
-            f"“{params['text']}”，标签选“{params['tag']}”",
-            en=f"Add a delivery address in Food: contact {params['name']}, phone "
-            f"{params['phone']}, address '{params['text']}', tagged '{params['tag']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, phone, text, tag = params["name"], params["phone"], params["text"], params["tag"]
+        return phrased(
+            zh=[f"在外卖里新增一个收货地址：联系人{name}，手机{phone}，地址“{text}”，标签选“{tag}”",
+                f"帮我在外卖里加个收货地址，联系人是{name}，电话{phone}，地址填“{text}”，"
+                f"标签用“{tag}”",
+                f"外卖要添加一个新的收货地址：地址“{text}”，收货人{name}，手机号{phone}，"
+                f"标签“{tag}”"],
+            en=[f"Add a delivery address in Food: contact {name}, phone {phone}, address "
+                f"'{text}', tagged '{tag}'",
+                f"Please save a new delivery address in Food with contact {name}, phone "
+                f"{phone}, address '{text}' and the tag '{tag}'",
+                f"In Food, I need a new delivery address: '{text}', for {name} (phone "
+                f"{phone}), tagged '{tag}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return address_problems(diff, params) + check_coupons(diff, [])
@@ -326,14 +344,23 @@ class Reorder(TaskTemplate):
         order.update(status="paid", paid_at=placed + 30, tableware=1)
         it.data["orders"].append(order)
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         ware_zh, ware_en = tableware_words(params["tableware"])
-        return Instruction(
-            zh=f"把我昨天在“{params['restaurant']}”点的外卖再来一单（菜品和数量都一样），送到默认"
-            f"地址，{ware_zh}，并付款",
-            en=f"Re-order yesterday's Food order from '{params['restaurant']}' (same dishes and "
-            f"quantities) to my default address, {ware_en}, and pay",
-        )
+        shop = params["restaurant"]
+        return phrased(
+            zh=[f"把我昨天在“{shop}”点的外卖再来一单（菜品和数量都一样），送到默认地址，{ware_zh}，"
+                "并付款",
+                f"照着昨天在“{shop}”点的外卖再下一单，菜和数量都跟上次一样，送到默认地址，"
+                f"{ware_zh}，付好款",
+                f"昨天“{shop}”那单外卖挺好吃，帮我原样再点一次（同样的菜、同样的数量），"
+                f"送默认地址，{ware_zh}，并完成付款"],
+            en=[f"Re-order yesterday's Food order from '{shop}' (same dishes and quantities) to "
+                f"my default address, {ware_en}, and pay",
+                f"Order the same as yesterday from '{shop}' in Food again, with the same dishes "
+                f"and quantities, to my default address, {ware_en}, and pay",
+                f"Yesterday's order from '{shop}' was great. Please place it again in Food "
+                f"(identical dishes and quantities) to my default address, {ware_en}, and pay"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         default_text = diff.value_before(ADDRESS_LIST)[0]["text"]
@@ -375,11 +402,16 @@ class CancelUnpaid(TaskTemplate):
             order["tableware"] = 1
             it.data["orders"].append(order)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"取消我在“{params['restaurant']}”下的那笔还没付款的外卖订单",
-            en=f"Cancel my unpaid Food order from '{params['restaurant']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        shop = params["restaurant"]
+        return phrased(
+            zh=[f"取消我在“{shop}”下的那笔还没付款的外卖订单",
+                f"“{shop}”那笔外卖订单还没付款，帮我取消掉",
+                f"我不想要在“{shop}”下的那单未付款的外卖了，请把它取消"],
+            en=[f"Cancel my unpaid Food order from '{shop}'",
+                f"Please cancel the Food order from '{shop}' that I haven't paid for yet",
+                f"I don't want my unpaid order from '{shop}' in Food anymore; cancel it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         changes = diff.touched(ORDERS)
@@ -415,11 +447,16 @@ class DeliveryFee(TaskTemplate):
             "fee_cents": shop["delivery_fee_cents"],
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"外卖上“{params['restaurant']}”的配送费是多少钱？",
-            en=f"What is the delivery fee of '{params['restaurant']}' in Food?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        shop = params["restaurant"]
+        return phrased(
+            zh=[f"外卖上“{shop}”的配送费是多少钱？",
+                f"查一下外卖里“{shop}”收多少配送费",
+                f"从“{shop}”点外卖的话，配送费要多少？"],
+            en=[f"What is the delivery fee of '{shop}' in Food?",
+                f"How much does '{shop}' charge for delivery in Food?",
+                f"Check in Food: what delivery fee does '{shop}' charge?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Money(params["fee_cents"] / 100)
@@ -458,18 +495,28 @@ class DeliverToNoteAddress(TaskTemplate):
             0, {"id": "note-address", "title": params["note_title"], "body": body, "pinned": False}
         )
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         ware_zh, ware_en = tableware_words(params["tableware"])
-        tag = params["address"]["tag"]
-        return Instruction(
-            zh=f"备忘录“{params['note_title']}”里记着收货人、电话和地址。把它添加为外卖的新收货地址"
-            f"（标签选“{tag}”），然后从“{params['restaurant']}”点{describe_items(params['items'])}"
-            f"送到这个地址，{ware_zh}，并付款",
-            en=f"The note '{params['note_title']}' holds a recipient, phone and address. Add it "
-            f"as a new delivery address in Food (tag '{tag}'), then order "
-            f"{describe_items(params['items'], english=True)} from '{params['restaurant']}' to "
-            f"that address, {ware_en}, and pay",
-        )
+        tag, title, shop = params["address"]["tag"], params["note_title"], params["restaurant"]
+        items_zh = describe_items(params["items"])
+        items_en = describe_items(params["items"], english=True)
+        return phrased(
+            zh=[f"备忘录“{title}”里记着收货人、电话和地址。把它添加为外卖的新收货地址"
+                f"（标签选“{tag}”），然后从“{shop}”点{items_zh}送到这个地址，{ware_zh}，并付款",
+                f"先把备忘录“{title}”里记的收货人、电话和地址存成外卖的新收货地址，标签选“{tag}”；"
+                f"再从“{shop}”点{items_zh}送到这个新地址，{ware_zh}，然后付款",
+                f"我想给备忘录“{title}”里的那个人点外卖：照备忘录里的收货人、电话和地址在外卖里"
+                f"新建收货地址（标签“{tag}”），再从“{shop}”点{items_zh}送过去，{ware_zh}，付好款"],
+            en=[f"The note '{title}' holds a recipient, phone and address. Add it as a new "
+                f"delivery address in Food (tag '{tag}'), then order {items_en} from '{shop}' "
+                f"to that address, {ware_en}, and pay",
+                f"First save the recipient, phone and address from the note '{title}' as a new "
+                f"Food delivery address tagged '{tag}', then order {items_en} from '{shop}' to "
+                f"it, {ware_en}, and pay",
+                f"I want to send food to the person in the note '{title}'. Use the recipient, "
+                f"phone and address written there to add a new delivery address in Food (tag "
+                f"'{tag}'), order {items_en} from '{shop}' to it, {ware_en}, and pay"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return address_problems(diff, params["address"]) + check_one_paid_order(

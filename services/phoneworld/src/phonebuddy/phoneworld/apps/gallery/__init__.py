@@ -3,4 +3,7 @@ rename / move / delete, 最近删除 to restore from, and a files tab (下载, �
 
 from phonebuddy.phoneworld.apps.gallery.app import Gallery
 
-__all__ = ["Gallery"]
+APP = Gallery
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Gallery"]

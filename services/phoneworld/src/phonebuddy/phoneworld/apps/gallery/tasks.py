@@ -26,7 +26,7 @@ from phonebuddy.phoneworld.apps.mail.tasks import (
     new_note,
 )
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, normalize
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -118,11 +118,14 @@ class FavoritePhoto(TaskTemplate):
         photos = seeded_photos(world, lambda p: not p["favorite"] and p["album"] != "screenshots")
         return photo_params(rng.choice(photos))
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把相册里的照片“{params['caption']}”加入收藏",
-            en=f"Add the photo '{params['caption']}' to favourites",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption = params["caption"]
+        return phrased(
+            zh=[f"把相册里的照片“{caption}”加入收藏", f"收藏照片“{caption}”",
+                f"帮我把“{caption}”这张照片加到收藏里"],
+            en=[f"Add the photo '{caption}' to favourites", f"Favourite the photo '{caption}'",
+                f"Please put the photo '{caption}' in my favourites"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return expect_changes(diff, PHOTOS, {f"{PHOTOS}[{params['photo_id']}]/favorite": True})
@@ -141,10 +144,14 @@ class DeletePhoto(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return photo_params(rng.choice(seeded_photos(world)))
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"删除照片“{params['caption']}”", en=f"Delete the photo '{params['caption']}'"
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption = params["caption"]
+        return phrased(
+            zh=[f"删除照片“{caption}”", f"把“{caption}”这张照片删掉",
+                f"照片“{caption}”不要了，帮我删除"],
+            en=[f"Delete the photo '{caption}'", f"Remove the photo '{caption}' from the gallery",
+                f"I don't want the photo '{caption}' any more; delete it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return expect_changes(diff, PHOTOS, {f"{PHOTOS}[{params['photo_id']}]/trashed_at": A_TIME})
@@ -175,12 +182,17 @@ class RestorePhoto(TaskTemplate):
             if record["id"] in deleted:
                 record["trashed_at"] = it.clock - params["days_ago"] * 86400
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"照片“{params['caption']}”被我误删了，从最近删除里把它恢复回来",
-            en=f"I deleted the photo '{params['caption']}' by mistake; restore it from Recently "
-            "Deleted",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption = params["caption"]
+        return phrased(
+            zh=[f"照片“{caption}”被我误删了，从最近删除里把它恢复回来",
+                f"从最近删除里恢复照片“{caption}”",
+                f"帮我把误删的照片“{caption}”找回来，它在最近删除里"],
+            en=[f"I deleted the photo '{caption}' by mistake; restore it from Recently Deleted",
+                f"Restore the photo '{caption}' from Recently Deleted",
+                f"Please bring back the photo '{caption}' from Recently Deleted; deleting it was a "
+                "mistake"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return expect_changes(diff, PHOTOS, {f"{PHOTOS}[{params['photo_id']}]/trashed_at": None})
@@ -216,11 +228,15 @@ class RenamePhoto(TaskTemplate):
         photo = rng.choice(seeded_photos(world, lambda p: p["caption"] in PHOTO_RENAMES))
         return {**photo_params(photo), "new_caption": PHOTO_RENAMES[photo["caption"]]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把照片“{params['caption']}”重命名为“{params['new_caption']}”",
-            en=f"Rename the photo '{params['caption']}' to '{params['new_caption']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption, new = params["caption"], params["new_caption"]
+        return phrased(
+            zh=[f"把照片“{caption}”重命名为“{new}”", f"照片“{caption}”改名叫“{new}”",
+                f"帮我把“{caption}”这张照片的名字改成“{new}”"],
+            en=[f"Rename the photo '{caption}' to '{new}'",
+                f"Change the name of the photo '{caption}' to '{new}'",
+                f"The photo '{caption}' should be called '{new}': rename it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         path = f"{PHOTOS}[{params['photo_id']}]/caption"
@@ -243,11 +259,15 @@ class MovePhoto(TaskTemplate):
         target = rng.choice([a for a, _ in SEEDED_ALBUMS if a != photo["album"]])
         return {**photo_params(photo), "target": target, "target_name": ALBUM_NAMES[target]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把照片“{params['caption']}”移动到“{params['target_name']}”相册",
-            en=f"Move the photo '{params['caption']}' to the album '{params['target_name']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption, album = params["caption"], params["target_name"]
+        return phrased(
+            zh=[f"把照片“{caption}”移动到“{album}”相册", f"照片“{caption}”挪到“{album}”相册里",
+                f"帮我把“{caption}”这张照片放进“{album}”相册"],
+            en=[f"Move the photo '{caption}' to the album '{album}'",
+                f"Put the photo '{caption}' into the '{album}' album",
+                f"Please file the photo '{caption}' under the album '{album}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         path = f"{PHOTOS}[{params['photo_id']}]/album"
@@ -273,16 +293,18 @@ class AlbumFromTrip(TaskTemplate):
         )
         return {"name": trip, "photos": [{"id": p["id"], "caption": p["caption"]} for p in photos]}
 
-    def instruction(self, params: Params) -> Instruction:
-        captions = [p["caption"] for p in params["photos"]]
-        return Instruction(
-            zh=f"在相册里新建一个叫“{params['name']}”的相册，把"
-            + "、".join(f"“{c}”" for c in captions)
-            + "这几张照片移进去",
-            en=f"Create an album named '{params['name']}' and move the photos "
-            + ", ".join(f"'{c}'" for c in captions)
-            + " into it",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, captions = params["name"], [p["caption"] for p in params["photos"]]
+        zh_list = "、".join(f"“{c}”" for c in captions)
+        en_list = ", ".join(f"'{c}'" for c in captions)
+        return phrased(
+            zh=[f"在相册里新建一个叫“{name}”的相册，把{zh_list}这几张照片移进去",
+                f"把{zh_list}这几张照片移到一个新建的“{name}”相册里",
+                f"帮我整理一下相册：建个“{name}”相册，把{zh_list}都放进去"],
+            en=[f"Create an album named '{name}' and move the photos {en_list} into it",
+                f"Move the photos {en_list} into a new album called '{name}'",
+                f"Please make a new album '{name}' and put the photos {en_list} in it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         album, problems = one_added(diff, ALBUMS, "album")
@@ -342,11 +364,16 @@ class RenameFile(TaskTemplate):
         params = file_params(world, rng, lambda f: f["name"] in FILE_RENAMES)
         return {**params, "new_name": FILE_RENAMES[params["name"]]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在相册的文件里，把“{params['name']}”重命名为“{params['new_name']}”",
-            en=f"In the Gallery's files, rename '{params['name']}' to '{params['new_name']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, new = params["name"], params["new_name"]
+        return phrased(
+            zh=[f"在相册的文件里，把“{name}”重命名为“{new}”",
+                f"把相册文件里的“{name}”改名为“{new}”",
+                f"帮我把文件“{name}”的名字改成“{new}”，它在相册的文件里"],
+            en=[f"In the Gallery's files, rename '{name}' to '{new}'",
+                f"Rename the file '{name}' in the Gallery to '{new}'",
+                f"Please change the name of the Gallery file '{name}' to '{new}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         path = f"{FILES}[{params['file_id']}]/name"
@@ -367,10 +394,13 @@ class DeleteFile(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return file_params(world, rng, lambda f: True)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"删除文件“{params['name']}”", en=f"Delete the file '{params['name']}'"
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"删除文件“{name}”", f"把文件“{name}”删掉", f"文件“{name}”不需要了，帮我删除"],
+            en=[f"Delete the file '{name}'", f"Remove the file '{name}'",
+                f"I no longer need the file '{name}'; please delete it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = [f["name"] for f in diff.removed(FILES)]
@@ -408,11 +438,15 @@ class CountAlbum(TaskTemplate):
             if record["id"] in params["deleted"]:
                 record["trashed_at"] = it.clock - 86400
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"相册“{params['name']}”里现在有多少张照片？",
-            en=f"How many photos are in the album '{params['name']}'?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"相册“{name}”里现在有多少张照片？", f"“{name}”相册里有几张照片？",
+                f"帮我数一下“{name}”相册现在有多少张照片"],
+            en=[f"How many photos are in the album '{name}'?",
+                f"Count the photos in the '{name}' album",
+                f"How many pictures does the album '{name}' hold right now?"],
+        )  # fmt: skip
 
     @staticmethod
     def count_at_start(diff: StateDiff, album: str) -> int:
@@ -425,9 +459,6 @@ class CountAlbum(TaskTemplate):
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Number(self.count_at_start(diff, params["album"]), unit="张")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "100"
@@ -451,17 +482,18 @@ class AskPlace(TaskTemplate):
         photo = rng.choice(seeded_photos(world, lambda p: has_clear_place(world, p)))
         return {**photo_params(photo), "place": photo["place"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"照片“{params['caption']}”是在哪里拍的？",
-            en=f"Where was the photo '{params['caption']}' taken?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption = params["caption"]
+        return phrased(
+            zh=[f"照片“{caption}”是在哪里拍的？", f"“{caption}”这张照片的拍摄地点是哪儿？",
+                f"帮我看看照片“{caption}”是在什么地方拍的"],
+            en=[f"Where was the photo '{caption}' taken?",
+                f"In which place was the photo '{caption}' shot?",
+                f"Check where the photo '{caption}' was taken"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return taken_at(params["place"])
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "上海市·人民广场" if "人民广场" not in params["place"] else "杭州市·西湖"
@@ -484,11 +516,15 @@ class ShareToNotes(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return photo_params(rng.choice(seeded_photos(world)))
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把照片“{params['caption']}”分享到备忘录并保存",
-            en=f"Share the photo '{params['caption']}' to Notes and save it there",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption = params["caption"]
+        return phrased(
+            zh=[f"把照片“{caption}”分享到备忘录并保存", f"用分享把照片“{caption}”存到备忘录里",
+                f"帮我把“{caption}”这张照片分享给备忘录，保存下来"],
+            en=[f"Share the photo '{caption}' to Notes and save it there",
+                f"Use Share to save the photo '{caption}' in Notes",
+                f"Please share the photo '{caption}' with Notes and save it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         note, problems = one_added(diff, NOTES_LIST, "note")
@@ -518,13 +554,18 @@ class PlaceToNote(WritesValue):
             "title": f"{photo['caption']}拍摄地",
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"查一下照片“{params['caption']}”是在哪里拍的，新建一条备忘录记下这个地点，"
-            f"标题写“{params['title']}”",
-            en=f"Find out where the photo '{params['caption']}' was taken and write the place "
-            f"in a new note titled '{params['title']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption, title = params["caption"], params["title"]
+        return phrased(
+            zh=[f"查一下照片“{caption}”是在哪里拍的，新建一条备忘录记下这个地点，标题写“{title}”",
+                f"新建一条标题为“{title}”的备忘录，写上照片“{caption}”的拍摄地点",
+                f"照片“{caption}”是在哪儿拍的？把地点记到备忘录里，标题写“{title}”"],
+            en=[f"Find out where the photo '{caption}' was taken and write the place in a new note "
+                f"titled '{title}'",
+                f"Create a note titled '{title}' that says where the photo '{caption}' was taken",
+                f"Where was the photo '{caption}' taken? Put the place in a new note titled "
+                f"'{title}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         note, problems = one_new_note(diff, params["title"])
@@ -559,13 +600,18 @@ class MailPhoto(TaskTemplate):
             "subject": f"照片：{photo['caption']}",
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把照片“{params['caption']}”用邮件发给{params['name']}（{params['to']}），"
-            f"主题写“{params['subject']}”",
-            en=f"Email the photo '{params['caption']}' to {params['name']} ({params['to']}) "
-            f"with the subject '{params['subject']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption, name, to = params["caption"], params["name"], params["to"]
+        subject = params["subject"]
+        return phrased(
+            zh=[f"把照片“{caption}”用邮件发给{name}（{to}），主题写“{subject}”",
+                f"给{name}（{to}）发封邮件，附上照片“{caption}”，主题“{subject}”",
+                f"帮我通过邮件把“{caption}”这张照片发到 {to}（{name}），主题填“{subject}”"],
+            en=[f"Email the photo '{caption}' to {name} ({to}) with the subject '{subject}'",
+                f"Send {name} ({to}) a mail with the photo '{caption}' attached and the subject "
+                f"'{subject}'",
+                f"Please mail the photo '{caption}' to {to} ({name}), subject '{subject}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         mail, problems = one_added(diff, MAIL_LIST, "mail")

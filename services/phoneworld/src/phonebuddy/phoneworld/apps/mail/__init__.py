@@ -3,4 +3,7 @@ search, contacts; shares open the composer; a direct tool sends mail."""
 
 from phonebuddy.phoneworld.apps.mail.app import MailApp
 
-__all__ = ["MailApp"]
+APP = MailApp
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "MailApp"]

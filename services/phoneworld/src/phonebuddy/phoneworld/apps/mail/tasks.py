@@ -26,7 +26,7 @@ from phonebuddy.phoneworld.tasks.answers import (
     normalize,
     train_number,
 )
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -165,13 +165,18 @@ class SendMail(TaskTemplate):
         subject, body = rng.choice(MESSAGES)
         return {"name": name, "to": address, "subject": subject, "body": body}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         p = params
-        return Instruction(
-            zh=f"给{p['name']}（{p['to']}）发一封邮件，主题是“{p['subject']}”，正文是“{p['body']}”",
-            en=f"Email {p['name']} at {p['to']} with the subject '{p['subject']}' and the text "
-            f"'{p['body']}'",
-        )
+        name, to, subject, body = p["name"], p["to"], p["subject"], p["body"]
+        return phrased(
+            zh=[f"给{name}（{to}）发一封邮件，主题是“{subject}”，正文是“{body}”",
+                f"帮我写封邮件发给{name}，地址 {to}，主题“{subject}”，正文“{body}”",
+                f"发邮件到 {to}（{name}），主题填“{subject}”，内容写“{body}”"],
+            en=[f"Email {name} at {to} with the subject '{subject}' and the text '{body}'",
+                f"Please send {name} ({to}) a mail with the subject '{subject}' and the body "
+                f"'{body}'",
+                f"Write a mail to {to} ({name}): subject '{subject}', text '{body}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         mail, problems = one_added(diff, MAILS, "mail")
@@ -196,11 +201,18 @@ class ReplyMail(TaskTemplate):
         mail = rng.choice(inbox_mails(world, from_person))
         return {**mail_params(mail), "text": rng.choice(REPLIES)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"回复{params['sender']}的邮件《{params['subject']}》，内容写“{params['text']}”",
-            en=f"Reply to {params['sender']}'s mail '{params['subject']}' with '{params['text']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        sender, subject, text = params["sender"], params["subject"], params["text"]
+        # The en wordings keep "{sender}'s mail '{subject}' with '{text}'" word for word: after
+        # a Chinese name the apostrophe of 's reads as a quote mark to the values check.
+        return phrased(
+            zh=[f"回复{sender}的邮件《{subject}》，内容写“{text}”",
+                f"帮我回一下{sender}发来的《{subject}》，就说“{text}”",
+                f"{sender}那封《{subject}》的邮件，回复“{text}”"],
+            en=[f"Reply to {sender}'s mail '{subject}' with '{text}'",
+                f"Could you answer {sender}'s mail '{subject}' with '{text}'?",
+                f"Write back to {sender}'s mail '{subject}' with '{text}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         mail, problems = one_added(diff, MAILS, "mail")
@@ -230,11 +242,16 @@ class ForwardMail(TaskTemplate):
         name, address = other_person(rng, mail["from_addr"])
         return {**mail_params(mail), "name": name, "to": address}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把邮件《{params['subject']}》转发给{params['name']}（{params['to']}）",
-            en=f"Forward the mail '{params['subject']}' to {params['name']} ({params['to']})",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        subject, name, to = params["subject"], params["name"], params["to"]
+        return phrased(
+            zh=[f"把邮件《{subject}》转发给{name}（{to}）",
+                f"帮我把《{subject}》这封邮件转给{name}，邮箱是 {to}",
+                f"{name}（{to}）也要看邮件《{subject}》，请转发过去"],
+            en=[f"Forward the mail '{subject}' to {name} ({to})",
+                f"Please pass the mail '{subject}' on to {name} at {to}",
+                f"{name} ({to}) needs the mail '{subject}' too: forward it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         mail, problems = one_added(diff, MAILS, "mail")
@@ -261,11 +278,15 @@ class StarMail(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return mail_params(rng.choice(inbox_mails(world, lambda m: not m["starred"])))
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"给{params['sender']}发来的邮件《{params['subject']}》加上星标",
-            en=f"Star the mail '{params['subject']}' from {params['sender']}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        sender, subject = params["sender"], params["subject"]
+        return phrased(
+            zh=[f"给{sender}发来的邮件《{subject}》加上星标", f"把{sender}的那封《{subject}》标星",
+                f"帮我给《{subject}》这封邮件加星标，是{sender}发来的"],
+            en=[f"Star the mail '{subject}' from {sender}",
+                f"Please mark the mail '{subject}' from {sender} with a star",
+                f"Find the mail '{subject}' that {sender} sent and star it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return expect_changes(diff, MAILS, {f"{MAILS}[{params['mail_id']}]/starred": True})
@@ -287,10 +308,14 @@ class DeleteMail(TaskTemplate):
             rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") in kinds))
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"删除邮件《{params['subject']}》", en=f"Delete the mail '{params['subject']}'"
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        subject = params["subject"]
+        return phrased(
+            zh=[f"删除邮件《{subject}》", f"把《{subject}》这封邮件删掉",
+                f"邮件《{subject}》不需要了，帮我删除"],
+            en=[f"Delete the mail '{subject}'", f"Get rid of the mail '{subject}'",
+                f"I don't need the mail '{subject}' any more; delete it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return expect_changes(diff, MAILS, {f"{MAILS}[{params['mail_id']}]/folder": "trash"})
@@ -317,11 +342,16 @@ class MoveMail(TaskTemplate):
         folder, name = targets[mail["facts"]["kind"]]
         return {**mail_params(mail), "folder": folder, "folder_name": name}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把邮件《{params['subject']}》移动到“{params['folder_name']}”文件夹",
-            en=f"Move the mail '{params['subject']}' to the folder '{params['folder_name']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        subject, folder = params["subject"], params["folder_name"]
+        return phrased(
+            zh=[f"把邮件《{subject}》移动到“{folder}”文件夹",
+                f"邮件《{subject}》放到“{folder}”文件夹里",
+                f"帮我把《{subject}》这封邮件归到“{folder}”文件夹"],
+            en=[f"Move the mail '{subject}' to the folder '{folder}'",
+                f"Put the mail '{subject}' in the '{folder}' folder",
+                f"Please file the mail '{subject}' under the folder '{folder}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         path = f"{MAILS}[{params['mail_id']}]/folder"
@@ -350,12 +380,17 @@ class RestoreMail(TaskTemplate):
             if record["id"] in deleted:
                 record["folder"] = "trash"
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我不小心删掉了{params['sender']}的邮件《{params['subject']}》，帮我恢复到收件箱",
-            en=f"I deleted {params['sender']}'s mail '{params['subject']}' by mistake; restore "
-            "it to the inbox",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        sender, subject = params["sender"], params["subject"]
+        # en: "{sender}'s mail '{subject}'" word for word in each (see ReplyMail).
+        return phrased(
+            zh=[f"我不小心删掉了{sender}的邮件《{subject}》，帮我恢复到收件箱",
+                f"把{sender}的邮件《{subject}》从已删除里恢复到收件箱",
+                f"帮我找回{sender}发的《{subject}》，放回收件箱，刚才误删了"],
+            en=[f"I deleted {sender}'s mail '{subject}' by mistake; restore it to the inbox",
+                f"Please restore {sender}'s mail '{subject}' to the inbox; I deleted it by mistake",
+                f"Get {sender}'s mail '{subject}' back into the inbox, it was deleted by accident"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return expect_changes(diff, MAILS, {f"{MAILS}[{params['mail_id']}]/folder": "inbox"})
@@ -388,13 +423,18 @@ class FileSenderMails(TaskTemplate):
             "mails": [{"id": m["id"], "subject": m["subject"]} for m in mails],
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在邮箱里新建一个叫“{params['folder_name']}”的文件夹，把收件箱里{params['sender']}"
-            "发来的邮件全部移进去",
-            en=f"Create a mail folder named '{params['folder_name']}' and move every mail from "
-            f"{params['sender']} in the inbox into it",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        folder, sender = params["folder_name"], params["sender"]
+        return phrased(
+            zh=[f"在邮箱里新建一个叫“{folder}”的文件夹，把收件箱里{sender}发来的邮件全部移进去",
+                f"把收件箱里{sender}发来的邮件都移到一个新建的“{folder}”文件夹",
+                f"帮我整理一下邮箱：建个“{folder}”文件夹，收件箱里{sender}的邮件全放进去"],
+            en=[f"Create a mail folder named '{folder}' and move every mail from {sender} in the "
+                "inbox into it",
+                f"Move every inbox mail from {sender} into a new mail folder called '{folder}'",
+                f"Tidy up my mail: make a folder '{folder}' and put all the mails from {sender} "
+                "in the inbox there"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         folder, problems = one_added(diff, FOLDERS, "folder")
@@ -442,19 +482,21 @@ class AskSender(TaskTemplate):
         box = Mailbox({"mails": received, "read": {}, "folders": []}, {"mails": {}})
         return [m["id"] for m in box.search(topic)] == [mail["id"]]
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"邮箱里关于“{params['topic']}”的那封邮件是谁发给我的？",
-            en=f"Who sent me the mail about '{params['topic']}'?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        topic = params["topic"]
+        return phrased(
+            zh=[f"邮箱里关于“{topic}”的那封邮件是谁发给我的？",
+                f"那封讲“{topic}”的邮件，发件人是谁？",
+                f"查一下邮箱，关于“{topic}”的邮件是谁发来的"],
+            en=[f"Who sent me the mail about '{topic}'?",
+                f"Who is the sender of the mail about '{topic}'?",
+                f"Check my mailbox: who is the mail about '{topic}' from?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         senders = [*(c[:2] for c in CONTACTS), *SERVICES.values()]
         others = [form for sender in senders for form in sender]
         return Text([params["sender"], params["sender_address"]], others=others, what="sender")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return next(name for name, address in PEOPLE if address != params["sender_address"])
@@ -475,20 +517,20 @@ class AskMeetingTime(TaskTemplate):
         mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "meeting"))
         return {**mail_params(mail), "facts": dict(mail["facts"])}
 
-    def instruction(self, params: Params) -> Instruction:
-        topic = params["facts"]["topic"]
-        return Instruction(
-            zh=f"邮件《{params['subject']}》里说的{topic}是哪天几点开始？",
-            en=f"On which day and at what time does the {topic} in the mail "
-            f"'{params['subject']}' start?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        topic, subject = params["facts"]["topic"], params["subject"]
+        return phrased(
+            zh=[f"邮件《{subject}》里说的{topic}是哪天几点开始？",
+                f"《{subject}》这封邮件提到的{topic}，是哪一天、几点开始？",
+                f"帮我看下邮件《{subject}》，{topic}定在哪天几点开始"],
+            en=[f"On which day and at what time does the {topic} in the mail '{subject}' start?",
+                f"When does the {topic} from the mail '{subject}' start? Give the day and the time",
+                f"Check the mail '{subject}': what day and time does the {topic} start?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         f = params["facts"]
         return Together(Date(f["month"], f["day"]), ClockTime(f["hour"], f["minute"]))
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         f = params["facts"]
@@ -514,21 +556,25 @@ class AskTrain(TaskTemplate):
         mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "train"))
         return {**mail_params(mail), "facts": dict(mail["facts"])}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         f = params["facts"]
-        return Instruction(
-            zh=f"查一下邮件：我{f['month']}月{f['day']}日从{f['origin']}到{f['destination']}的"
-            "火车是哪个车次、几点发车？",
-            en=f"Check my mail: which train do I take from {f['origin']} to {f['destination']} "
-            f"on {MONTHS_EN[f['month']]} {f['day']}, and when does it leave?",
-        )
+        month, day, origin, to = f["month"], f["day"], f["origin"], f["destination"]
+        month_en = MONTHS_EN[month]
+        return phrased(
+            zh=[f"查一下邮件：我{month}月{day}日从{origin}到{to}的火车是哪个车次、几点发车？",
+                f"我{month}月{day}日从{origin}去{to}坐哪趟火车？几点开？帮我在邮件里查查",
+                f"翻一下邮件，看看我{month}月{day}日{origin}到{to}的火车车次和发车时间"],
+            en=[f"Check my mail: which train do I take from {origin} to {to} on {month_en} {day}, "
+                "and when does it leave?",
+                f"Which train am I on from {origin} to {to} on {month_en} {day}, and what time "
+                "does it depart? It is in my mail",
+                f"Look in my mail for my {month_en} {day} train from {origin} to {to}: the train "
+                "number and the departure time"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         f = params["facts"]
         return Together(train_number(f["train"]), ClockTime(f["hour"], f["minute"]))
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         f = params["facts"]
@@ -553,10 +599,13 @@ class CountUnread(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return {}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh="我的收件箱里现在有几封未读邮件？", en="How many unread mails are in my inbox?"
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["我的收件箱里现在有几封未读邮件？", "收件箱还有多少封邮件没读？",
+                "看看收件箱里未读的邮件有几封"],
+            en=["How many unread mails are in my inbox?", "Count the unread mails in my inbox",
+                "How many mails in my inbox have I not read yet?"],
+        )  # fmt: skip
 
     @staticmethod
     def unread_at_start(diff: StateDiff) -> int:
@@ -566,9 +615,6 @@ class CountUnread(TaskTemplate):
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Number(self.unread_at_start(diff), unit="封")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "99"
@@ -603,13 +649,21 @@ class AddressToNote(WritesValue):
             "addresses": [m["facts"]["address"] for m in mails],  # every one the inbox holds
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把{params['sender']}的邮件《{params['subject']}》里的收货地址记到备忘录里，"
-            f"标题写“{params['title']}”",
-            en=f"Save the delivery address from {params['sender']}'s mail '{params['subject']}' "
-            f"as a new note titled '{params['title']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        sender, subject, title = params["sender"], params["subject"], params["title"]
+        # en: "{sender}'s mail '{subject}' as a new note titled '{title}'" word for word in each
+        # (see ReplyMail).
+        return phrased(
+            zh=[f"把{sender}的邮件《{subject}》里的收货地址记到备忘录里，标题写“{title}”",
+                f"新建一条备忘录，标题“{title}”，内容是{sender}的邮件《{subject}》里的收货地址",
+                f"帮我把{sender}发的《{subject}》里那个收货地址存到备忘录，标题就叫“{title}”"],
+            en=[f"Save the delivery address from {sender}'s mail '{subject}' as a new note titled "
+                f"'{title}'",
+                f"Copy the delivery address in {sender}'s mail '{subject}' as a new note titled "
+                f"'{title}'",
+                f"Please keep the delivery address of {sender}'s mail '{subject}' as a new note "
+                f"titled '{title}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         note, problems = one_new_note(diff, params["title"])
@@ -641,13 +695,19 @@ class MeetingToNote(WritesValue):
         places = [m["facts"]["place"] for m in mails]  # every meeting's, the inbox holds
         return {**mail_params(mail), "facts": dict(mail["facts"]), "places": places}
 
-    def instruction(self, params: Params) -> Instruction:
-        topic = params["facts"]["topic"]
-        return Instruction(
-            zh=f"把邮件《{params['subject']}》里{topic}的时间和地点记到备忘录，标题写“{topic}”",
-            en=f"Note down when and where the {topic} from the mail '{params['subject']}' takes "
-            f"place, in a new note titled '{topic}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        topic, subject = params["facts"]["topic"], params["subject"]
+        return phrased(
+            zh=[f"把邮件《{subject}》里{topic}的时间和地点记到备忘录，标题写“{topic}”",
+                f"新建一条标题为“{topic}”的备忘录，记下邮件《{subject}》里{topic}的时间和地点",
+                f"{topic}什么时候、在哪儿开？看一下邮件《{subject}》，记到标题为“{topic}”的备忘录里"],
+            en=[f"Note down when and where the {topic} from the mail '{subject}' takes place, in a "
+                f"new note titled '{topic}'",
+                f"Create a note titled '{topic}' with the date, time and place of the {topic} in "
+                f"the mail '{subject}'",
+                f"When and where is the {topic} in the mail '{subject}'? Write it down in a new "
+                f"note titled '{topic}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         note, problems = one_new_note(diff, params["facts"]["topic"])
@@ -696,13 +756,20 @@ class NoteToMail(WritesValue):
                 }
             )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把备忘录“{params['title']}”的内容用邮件发给{params['name']}（{params['to']}），"
-            "邮件主题就用备忘录的标题",
-            en=f"Email the contents of the note '{params['title']}' to {params['name']} "
-            f"({params['to']}), with the note's title as the subject",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, name, to = params["title"], params["name"], params["to"]
+        return phrased(
+            zh=[f"把备忘录“{title}”的内容用邮件发给{name}（{to}），邮件主题就用备忘录的标题",
+                f"给{name}（{to}）发封邮件，正文是备忘录“{title}”的内容，主题用这条备忘录的标题",
+                f"帮我把“{title}”这条备忘录用邮件发到 {to}（{name}），主题写备忘录标题，"
+                "正文写它的内容"],
+            en=[f"Email the contents of the note '{title}' to {name} ({to}), with the note's title "
+                "as the subject",
+                f"Send {name} ({to}) a mail with the text of the note '{title}', using the note "
+                "title as the subject",
+                f"Mail the note '{title}' to {name} at {to}: the note title as the subject, its "
+                "contents as the body"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         mail, problems = one_added(diff, MAILS, "mail")

@@ -3,4 +3,7 @@ tool to send an SMS."""
 
 from phonebuddy.phoneworld.apps.messages.app import Messages
 
-__all__ = ["Messages"]
+APP = Messages
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Messages"]

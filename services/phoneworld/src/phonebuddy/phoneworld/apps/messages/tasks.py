@@ -12,7 +12,7 @@ from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, MESSAGES
 from phonebuddy.phoneworld.apps.messages.app import CAINIAO, RAILWAY, TAOBAO, find_code
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, dashed_code, digit_code, phone_number
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -135,11 +135,14 @@ class SendSms(TaskTemplate):
         person = pick(rng, address_book(world))
         return {"name": person["name"], "phone": person["phone"], "text": rng.choice(GREETINGS)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"给{params['name']}发短信：“{params['text']}”",
-            en=f"Text {params['name']}: '{params['text']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, text = params["name"], params["text"]
+        return phrased(
+            zh=[f"给{name}发短信：“{text}”", f"帮我发条短信给{name}，内容是“{text}”",
+                f"短信告诉{name}：“{text}”"],
+            en=[f"Text {name}: '{text}'", f"Please send {name} an SMS saying '{text}'",
+                f"Send a text message to {name} that reads '{text}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_one_sms(diff, params["phone"], params["text"])
@@ -162,11 +165,17 @@ class SendToNumber(TaskTemplate):
         number, code, purpose_zh, purpose_en = rng.choice(CARRIER_QUERIES)
         return {"number": number, "text": code, "purpose_zh": purpose_zh, "purpose_en": purpose_en}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"发短信“{params['text']}”到 {params['number']}，{params['purpose_zh']}",
-            en=f"Send the SMS '{params['text']}' to {params['number']} to {params['purpose_en']}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        text, number = params["text"], params["number"]
+        purpose_zh, purpose_en = params["purpose_zh"], params["purpose_en"]
+        return phrased(
+            zh=[f"发短信“{text}”到 {number}，{purpose_zh}",
+                f"我想{purpose_zh}，给 {number} 发条短信“{text}”",
+                f"帮我编辑短信“{text}”发送到 {number}，用来{purpose_zh}"],
+            en=[f"Send the SMS '{text}' to {number} to {purpose_en}",
+                f"I want to {purpose_en}: text '{text}' to {number}",
+                f"Please send a message with '{text}' to {number} so I can {purpose_en}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_one_sms(diff, params["number"], params["text"])
@@ -198,11 +207,16 @@ class Reply(TaskTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         add_incoming(it, (params["phone"], ""), params["question"], ago=300, key="question")
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['name']}刚发来短信问“{params['question']}”，回复：“{params['reply']}”",
-            en=f"{params['name']} just texted '{params['question']}'. Reply '{params['reply']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, question, reply = params["name"], params["question"], params["reply"]
+        return phrased(
+            zh=[f"{name}刚发来短信问“{question}”，回复：“{reply}”",
+                f"帮我回{name}的短信“{question}”，就说“{reply}”",
+                f"回复{name}的短信：“{reply}”，对方刚问的是“{question}”"],
+            en=[f"{name} just texted '{question}'. Reply '{reply}'",
+                f"Please answer the text '{question}' from {name} with '{reply}'",
+                f"Reply '{reply}' to {name}, who just asked by SMS: '{question}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_one_sms(diff, params["phone"], params["reply"])
@@ -226,11 +240,15 @@ class DeleteThread(TaskTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         add_incoming(it, (params["phone"], ""), params["text"], ago=2 * 3600, key="chat")
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"删除和{params['name']}的短信会话",
-            en=f"Delete the SMS conversation with {params['name']}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"删除和{name}的短信会话", f"帮我把跟{name}的短信聊天记录整个删掉",
+                f"在信息里删掉{name}的对话"],
+            en=[f"Delete the SMS conversation with {name}",
+                f"Please remove my whole text thread with {name}",
+                f"In Messages, delete the conversation with {name}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = [t["address"] for t in diff.removed(THREADS)]
@@ -260,17 +278,17 @@ class TaobaoCode(TaskTemplate):
             text = f"【淘宝】验证码{code}，用于手机号登录，5分钟内有效，请勿泄露给他人！"
             add_incoming(it, TAOBAO, text, ago=ago, key=key)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh="淘宝最新发来的短信验证码是多少？",
-            en="What is the latest verification code Taobao sent by SMS?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["淘宝最新发来的短信验证码是多少？", "帮我看一下淘宝刚发的验证码",
+                "我在登录淘宝，最新那条短信里的验证码是什么？"],
+            en=["What is the latest verification code Taobao sent by SMS?",
+                "Check the newest Taobao verification code in my texts",
+                "I'm logging in to Taobao: what's the code in its latest SMS?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return digit_code(params["code"])
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["older"]
@@ -307,18 +325,19 @@ class PickupCode(TaskTemplate):
             )
             add_incoming(it, CAINIAO, text, ago=ago, key=key)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我的{params['courier']}快递到驿站了，取件码是多少？",
-            en=f"My {COURIERS[params['courier']]} parcel is at the pickup station. What is its "
-            "pickup code?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        courier, courier_en = params["courier"], COURIERS[params["courier"]]
+        return phrased(
+            zh=[f"我的{courier}快递到驿站了，取件码是多少？", f"查一下{courier}快递的取件码",
+                f"我要去驿站拿{courier}的包裹，取件码是什么？"],
+            en=[f"My {courier_en} parcel is at the pickup station. What is its pickup code?",
+                f"Look up the pickup code for my {courier_en} parcel",
+                f"I'm going to collect my {courier_en} package from the pickup station: "
+                "what's the code?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return dashed_code(params["code"])
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_code"]
@@ -347,11 +366,15 @@ class ShareContactNumber(WritesValue):
             "to_id": recipient["id"],
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把{params['shared']}的手机号码用短信发给{params['to']}",
-            en=f"Send {params['shared']}'s phone number to {params['to']} by SMS",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        shared, to = params["shared"], params["to"]
+        return phrased(
+            zh=[f"把{shared}的手机号码用短信发给{to}", f"{to}要{shared}的电话，帮我短信发过去",
+                f"查一下{shared}的手机号，发短信告诉{to}"],
+            en=[f"Send {shared}'s phone number to {to} by SMS",
+                f"{to} needs {shared}'s number: please text it to them",
+                f"Look up {shared}'s phone number and send it to {to} in a text message"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         problems = check_one_sms(diff, params["to_phone"])
@@ -389,13 +412,19 @@ class CodeToNote(TaskTemplate):
         text = f"【12306】您的验证码是：{params['code']}，5分钟内有效，请勿泄露给他人。"
         add_incoming(it, RAILWAY, text, ago=60, key="code")
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把12306刚发来的验证码记到备忘录：新建标题为“{params['title']}”的备忘录，内容只写"
-            "验证码",
-            en=f"Write down the code 12306 just sent: a new note titled '{params['title']}' "
-            "whose text is only the code",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title = params["title"]
+        return phrased(
+            zh=[f"把12306刚发来的验证码记到备忘录：新建标题为“{title}”的备忘录，内容只写验证码",
+                f"新建一条备忘录，标题“{title}”，正文只填12306刚发的短信验证码",
+                f"12306刚来了条验证码短信，帮我存进备忘录，标题写“{title}”，内容只要验证码"],
+            en=[f"Write down the code 12306 just sent: a new note titled '{title}' whose text is "
+                "only the code",
+                f"Create a note titled '{title}' containing nothing but the verification code "
+                "12306 just texted",
+                f"12306 just sent me a verification code; save it in a new note called '{title}', "
+                "with only the code as its text"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         note, problems = one_new_note(diff, params["title"])

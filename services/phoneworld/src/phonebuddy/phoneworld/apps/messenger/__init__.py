@@ -3,4 +3,7 @@ bike sharing, movie tickets, parcels) running inside its frame and paying throug
 
 from phonebuddy.phoneworld.apps.messenger.app import Messenger
 
-__all__ = ["Messenger"]
+APP = Messenger
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Messenger"]

@@ -36,6 +36,7 @@ from phonebuddy.phoneworld.apps.messenger.widgets import (
 )
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.system import shell
+from phonebuddy.phoneworld.system.friction import Friction
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.theme import AppTheme
 from phonebuddy.phoneworld.ui.widgets import (
@@ -75,6 +76,7 @@ class Messenger(App):
     label = Label(zh="微信", en="WeChat")
     domain = "social"
     theme = AppTheme(primary=WECHAT_GREEN, background=CHAT_BACKGROUND)
+    friction = Friction(splash="")
     icon_text = "微"
     accepts_shares = True
     permissions = ("notifications",)

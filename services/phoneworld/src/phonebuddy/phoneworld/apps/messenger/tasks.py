@@ -26,7 +26,7 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     shown_name,
 )
 from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Money, Text, wechat_id
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -76,11 +76,14 @@ class SendMessage(MessengerTemplate):
         friend = rng.choice(list(content(world)["friends"]))
         return {**_friend_params(friend), "text": rng.choice(MESSAGE_TEXTS)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"用微信给{params['name']}发消息：{params['text']}",
-            en=f"Send {params['name']} this WeChat message: {params['text']}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, text = params["name"], params["text"]
+        return phrased(
+            zh=[f"用微信给{name}发消息：{text}", f"微信上给{name}发一句：{text}",
+                f"帮我发条微信给{name}，内容是：{text}"],
+            en=[f"Send {name} this WeChat message: {text}", f"Message {name} on WeChat: {text}",
+                f"On WeChat, send {name} a message saying: {text}"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         message, problems = one_message(diff, private_chat_id(params["friend"]))
@@ -107,11 +110,15 @@ class GroupReply(MessengerTemplate):
             "text": rng.choice(GROUP_REPLIES),
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在微信群「{params['title']}」里回复：{params['text']}",
-            en=f"Reply '{params['text']}' in the WeChat group '{params['title']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, text = params["title"], params["text"]
+        return phrased(
+            zh=[f"在微信群「{title}」里回复：{text}", f"去微信群「{title}」回一句：{text}",
+                f"帮我在「{title}」这个微信群里回复：{text}"],
+            en=[f"Reply '{text}' in the WeChat group '{title}'",
+                f"In the WeChat group '{title}', reply '{text}'",
+                f"Post '{text}' in the '{title}' group chat on WeChat"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         message, problems = one_message(diff, params["group"])
@@ -141,11 +148,16 @@ class MeetingTime(MessengerTemplate):
             "text": fact["text"],
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['name']}在微信上约我见面，约的是几点？",
-            en=f"{params['name']} proposed a meeting on WeChat. At what time?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"{name}在微信上约我见面，约的是几点？",
+                f"{name}在微信里约了我见面，时间定的几点？",
+                f"看下微信，{name}约我几点见面？"],
+            en=[f"{name} proposed a meeting on WeChat. At what time?",
+                f"On WeChat, {name} asked to meet up. What time was suggested?",
+                f"Check WeChat: what time does {name} want to meet?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return ClockTime(params["hour"], params["minute"])
@@ -175,11 +187,16 @@ class SetRemark(MessengerTemplate):
         remark = rng.choice([r for r in REMARKS if r != friend["remark"]])
         return {**_friend_params(friend), "remark": remark}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把微信好友「{params['name']}」的备注改成“{params['remark']}”",
-            en=f"Change the WeChat remark of '{params['name']}' to '{params['remark']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, remark = params["name"], params["remark"]
+        return phrased(
+            zh=[f"把微信好友「{name}」的备注改成“{remark}”",
+                f"微信里给「{name}」改个备注，叫“{remark}”",
+                f"把「{name}」在微信里的备注名设为“{remark}”"],
+            en=[f"Change the WeChat remark of '{name}' to '{remark}'",
+                f"Set the remark for '{name}' on WeChat to '{remark}'",
+                f"On WeChat, give my friend '{name}' the remark '{remark}'"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         changes = diff.touched(f"{ROOT}/remarks")
@@ -210,10 +227,14 @@ class WechatId(MessengerTemplate):
         friend = rng.choice(list(content(world)["friends"]))
         return {**_friend_params(friend), "wxid": str(friend["wxid"])}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['name']}的微信号是什么？", en=f"What is {params['name']}'s WeChat ID?"
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"{name}的微信号是什么？", f"查一下{name}的微信号",
+                f"{name}的微信号是多少？帮我看看"],
+            en=[f"What is {name}'s WeChat ID?", f"Look up {name}'s WeChat ID",
+                f"Find the WeChat ID of {name} for me"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return wechat_id(params["wxid"])
@@ -238,16 +259,24 @@ class MuteNotifications(MessengerTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return {"setting": rng.choice(("notify", "sound"))}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         if params["setting"] == "notify":
-            return Instruction(
-                zh="在微信设置里关闭新消息通知",
-                en="Turn off new-message notifications in WeChat's settings",
-            )
-        return Instruction(
-            zh="在微信设置里关闭新消息提示音",
-            en="Turn off the new-message sound in WeChat's settings",
-        )
+            return phrased(
+                zh=["在微信设置里关闭新消息通知", "把微信的新消息通知关掉",
+                    "不想再收到微信的新消息通知了，去设置里关掉"],
+                en=["Turn off new-message notifications in WeChat's settings",
+                    "Switch off WeChat's new-message notifications",
+                    "I don't want WeChat to notify me of new messages; turn that off in its "
+                    "settings"],
+            )  # fmt: skip
+        return phrased(
+            zh=["在微信设置里关闭新消息提示音", "把微信的新消息提示音关掉",
+                "微信来新消息时别再响了，去设置里关掉提示音"],
+            en=["Turn off the new-message sound in WeChat's settings",
+                "Switch off WeChat's new-message sound",
+                "I don't want WeChat to play a sound for new messages; turn it off in its "
+                "settings"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         changes = diff.touched(f"{ROOT}/settings")
@@ -291,11 +320,15 @@ class PostMoment(MessengerTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return {"text": rng.choice(MOMENT_TEXTS)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"发一条微信朋友圈（纯文字）：{params['text']}",
-            en=f"Post a text-only WeChat moment: {params['text']}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        text = params["text"]
+        return phrased(
+            zh=[f"发一条微信朋友圈（纯文字）：{text}", f"帮我发个纯文字的朋友圈：{text}",
+                f"在微信朋友圈发一条只有文字的动态，内容是：{text}"],
+            en=[f"Post a text-only WeChat moment: {text}",
+                f"Share a WeChat moment with just this text: {text}",
+                f"On WeChat, post a moment (text only) saying: {text}"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         post, problems = one_added(diff, f"{MOMENTS}/posts", "moment")
@@ -320,11 +353,15 @@ class LikeMoment(MessengerTemplate):
         friend, moment = _latest_moment(world, rng)
         return {**_friend_params(friend), "moment": str(moment["id"])}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"给{params['name']}最新的一条朋友圈点赞",
-            en=f"Like {params['name']}'s latest WeChat moment",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"给{name}最新的一条朋友圈点赞", f"帮我赞一下{name}最新发的朋友圈",
+                f"去朋友圈找到{name}发的最新一条，点个赞"],
+            en=[f"Like {name}'s latest WeChat moment",
+                f"Give a like to the newest moment {name} posted on WeChat",
+                f"Find {name}'s most recent WeChat moment and like it"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         changes = diff.touched(f"{MOMENTS}/liked")
@@ -351,11 +388,16 @@ class CommentMoment(MessengerTemplate):
             "comment": rng.choice(COMMENTS),
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"评论{params['name']}最新的一条朋友圈：{params['comment']}",
-            en=f"Comment '{params['comment']}' on {params['name']}'s latest WeChat moment",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, comment = params["name"], params["comment"]
+        return phrased(
+            zh=[f"评论{name}最新的一条朋友圈：{comment}",
+                f"在{name}最新的朋友圈下面评论：{comment}",
+                f"帮我给{name}最新一条朋友圈留个评论：{comment}"],
+            en=[f"Comment '{comment}' on {name}'s latest WeChat moment",
+                f"Leave the comment '{comment}' on the newest WeChat moment from {name}",
+                f"On WeChat, comment '{comment}' on the most recent moment {name} posted"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         comment, problems = one_added(diff, f"{MOMENTS}/comments", "comment")
@@ -395,12 +437,16 @@ class SaveAddressToNote(WritesValue, MessengerTemplate):
             "addresses": [f["address"] for f in addresses],  # every one the chats hold
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把{params['name']}在微信上发给我的地址存到备忘录，标题写“{params['title']}”",
-            en=f"Save the address {params['name']} sent me on WeChat as a note titled "
-            f"'{params['title']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, title = params["name"], params["title"]
+        return phrased(
+            zh=[f"把{name}在微信上发给我的地址存到备忘录，标题写“{title}”",
+                f"{name}在微信上给我发过地址，帮我记到备忘录里，标题是“{title}”",
+                f"新建一条备忘录，标题“{title}”，内容是{name}在微信上发我的地址"],
+            en=[f"Save the address {name} sent me on WeChat as a note titled '{title}'",
+                f"{name} sent me an address on WeChat; put it in a new note titled '{title}'",
+                f"Create a note titled '{title}' containing the address {name} sent me on WeChat"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         note, problems = one_new_note(diff, params["title"])
@@ -446,11 +492,16 @@ class NoteToFriend(WritesValue, MessengerTemplate):
             {"id": "note-party", "title": self.NOTE_TITLE, "body": params["body"], "pinned": False},
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把备忘录“{self.NOTE_TITLE}”的内容用微信发给{params['name']}",
-            en=f"Send the text of the note '{self.NOTE_TITLE}' to {params['name']} on WeChat",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, name = self.NOTE_TITLE, params["name"]
+        return phrased(
+            zh=[f"把备忘录“{title}”的内容用微信发给{name}",
+                f"用微信把备忘录“{title}”里写的内容发给{name}",
+                f"打开备忘录“{title}”，把里面的内容通过微信发给{name}"],
+            en=[f"Send the text of the note '{title}' to {name} on WeChat",
+                f"On WeChat, send {name} what the note '{title}' says",
+                f"Copy the text of the note '{title}' and send it to {name} over WeChat"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         message, problems = one_message(diff, private_chat_id(params["friend"]))
@@ -484,12 +535,17 @@ class TellBalance(WritesValue, MessengerTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _friend_params(rng.choice(list(content(world)["friends"])))
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"查一下钱包余额，再用微信告诉{params['name']}我还有多少钱",
-            en=f"Check the wallet balance and tell {params['name']} on WeChat "
-            "how much money I have left",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"查一下钱包余额，再用微信告诉{name}我还有多少钱",
+                f"用微信告诉{name}我钱包里还剩多少钱（先去钱包看看余额）",
+                f"看看钱包里还有多少余额，然后微信发给{name}"],
+            en=[f"Check the wallet balance and tell {name} on WeChat how much money I have left",
+                f"Tell {name} on WeChat how much money is left in my wallet (check the balance "
+                "first)",
+                f"Look up my wallet balance and send the amount to {name} on WeChat"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         message, problems = one_message(diff, private_chat_id(params["friend"]))
@@ -526,13 +582,19 @@ class ParcelFromNote(MessengerTemplate):
             0, {"id": "note-parcel", "title": self.NOTE_TITLE, "body": body, "pinned": False}
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"备忘录“{self.NOTE_TITLE}”里记着一个快递单号，把它添加到微信「裹裹快递」小程序的"
-            "我的快递里",
-            en=f"The note '{self.NOTE_TITLE}' holds a tracking number; add it to 'My parcels' in "
-            "the 裹裹快递 mini-program in WeChat",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title = self.NOTE_TITLE
+        return phrased(
+            zh=[f"备忘录“{title}”里记着一个快递单号，把它添加到微信「裹裹快递」小程序的我的快递里",
+                f"把备忘录“{title}”里的快递单号加到微信「裹裹快递」小程序的我的快递中",
+                f"打开备忘录“{title}”找到快递单号，再去微信「裹裹快递」小程序把它添加到我的快递"],
+            en=[f"The note '{title}' holds a tracking number; add it to 'My parcels' in the "
+                "裹裹快递 mini-program in WeChat",
+                f"Add the tracking number from the note '{title}' to 'My parcels' in WeChat's "
+                "裹裹快递 mini-program",
+                f"Find the tracking number in the note '{title}', then add it to 'My parcels' in "
+                "the 裹裹快递 mini-program on WeChat"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         tracked, problems = one_added(diff, f"{ROOT}/mini/parcels/tracked", "tracked parcel")

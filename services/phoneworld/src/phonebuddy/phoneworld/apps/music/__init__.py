@@ -4,4 +4,7 @@ play a song."""
 
 from phonebuddy.phoneworld.apps.music.app import Music
 
-__all__ = ["Music"]
+APP = Music
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Music"]

@@ -17,6 +17,7 @@ from typing import Any
 from phonebuddy.phoneworld.app import App, Label, View, screen, tool
 from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.system.friction import Friction, Popup
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
@@ -207,6 +208,16 @@ class Music(App):
     label = Label(zh="音乐", en="Music")
     domain = "entertainment"
     theme = AppTheme(primary=RED, background=(247, 247, 247))
+    friction = Friction(
+        splash="音乐的力量",
+        popup=Popup(
+            "黑胶 VIP 限时优惠",
+            "首月仅需 ¥0.3，畅听千万曲库",
+            "立即开通",
+            close="残忍拒绝",
+            toast="活动太火爆，请稍后再试",
+        ),
+    )
     icon_text = "♪"
     ignorable = ("history", "promo_seen")
 

@@ -22,7 +22,7 @@ from phonebuddy.phoneworld.apps.messenger.steps import content as messenger_cont
 from phonebuddy.phoneworld.apps.music.app import CATALOGUE, MODE_LABELS, MODES, MUSIC
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, TextSet
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
@@ -152,11 +152,15 @@ class PlaySong(MusicTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return song_params(rng.choice(songs(world)))
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"用音乐播放{params['artist']}的《{params['title']}》",
-            en=f"Play '{params['title']}' by {params['artist']} in Music",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, artist = params["title"], params["artist"]
+        return phrased(
+            zh=[f"用音乐播放{artist}的《{title}》", f"我想听{artist}的《{title}》，在音乐里放一下",
+                f"打开音乐，放一首{artist}的《{title}》"],
+            en=[f"Play '{title}' by {artist} in Music",
+                f"I'd like to hear '{title}' by {artist}; play it in Music",
+                f"Open Music and put on the song '{title}' by {artist}"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         player = diff.value_after(PLAYER)
@@ -184,11 +188,16 @@ class LikeSong(MusicTemplate):
         data = it.app_data(MUSIC)
         data["liked"] = [e for e in data["liked"] if e["id"] != params["song"]]
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把{params['artist']}的《{params['title']}》加到“我喜欢的音乐”",
-            en=f"Add '{params['title']}' by {params['artist']} to my liked songs in Music",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, artist = params["title"], params["artist"]
+        return phrased(
+            zh=[f"把{artist}的《{title}》加到“我喜欢的音乐”",
+                f"在音乐里把{artist}的《{title}》收藏到“我喜欢的音乐”",
+                f"我很喜欢{artist}的《{title}》，帮我把它加进“我喜欢的音乐”"],
+            en=[f"Add '{title}' by {artist} to my liked songs in Music",
+                f"Like the song '{title}' by {artist} in Music",
+                f"I love '{title}' by {artist}: put it in my liked songs in Music"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         liked = [e["id"] for e in diff.added(LIKED)]
@@ -208,14 +217,19 @@ class CreatePlaylist(MusicTemplate):
         chosen = rng.sample(uniquely_titled(world), k=3)
         return {"playlist_name": rng.choice(NEW_NAMES), "songs": [song_params(s) for s in chosen]}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         listed_zh = "、".join(f"{s['artist']}的《{s['title']}》" for s in params["songs"])
         listed_en = ", ".join(f"'{s['title']}' by {s['artist']}" for s in params["songs"])
-        return Instruction(
-            zh=f"在音乐里新建歌单“{params['playlist_name']}”，并把{listed_zh}收藏进去",
-            en=f"Create the playlist '{params['playlist_name']}' in Music and add {listed_en} "
-            "to it",
-        )
+        name = params["playlist_name"]
+        return phrased(
+            zh=[f"在音乐里新建歌单“{name}”，并把{listed_zh}收藏进去",
+                f"帮我在音乐里建个歌单，名字叫“{name}”，里面放{listed_zh}",
+                f"我想把{listed_zh}放进一个新歌单：在音乐里创建“{name}”，再把这些歌收藏进去"],
+            en=[f"Create the playlist '{name}' in Music and add {listed_en} to it",
+                f"Make a new playlist called '{name}' in Music with {listed_en} in it",
+                f"I want {listed_en} together in a new playlist: create '{name}' in Music and add "
+                "them to it"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         added = diff.added(PLAYLISTS)
@@ -263,12 +277,16 @@ class RemoveFromPlaylist(_WithTaskPlaylist):
         params = super().sample(world, rng)
         return {**params, "target": rng.choice(params["songs"])}
 
-    def instruction(self, params: Params) -> Instruction:
-        song = params["target"]
-        return Instruction(
-            zh=f"把《{song['title']}》从我的歌单“{params['playlist_name']}”里删掉",
-            en=f"Remove '{song['title']}' from my playlist '{params['playlist_name']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, name = params["target"]["title"], params["playlist_name"]
+        return phrased(
+            zh=[f"把《{title}》从我的歌单“{name}”里删掉",
+                f"我的歌单“{name}”里不要《{title}》了，把它移除",
+                f"在音乐里打开歌单“{name}”，删除其中的《{title}》"],
+            en=[f"Remove '{title}' from my playlist '{name}'",
+                f"Take '{title}' out of my playlist '{name}'",
+                f"In Music, open my playlist '{name}' and delete '{title}' from it"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         path = f"{PLAYLISTS}[{TASK_PLAYLIST}]/songs"
@@ -290,11 +308,15 @@ class DeletePlaylist(_WithTaskPlaylist):
     id = "music.delete_playlist"
     difficulty = 6
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"删除我在音乐里创建的歌单“{params['playlist_name']}”",
-            en=f"Delete my playlist '{params['playlist_name']}' in Music",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["playlist_name"]
+        return phrased(
+            zh=[f"删除我在音乐里创建的歌单“{name}”", f"歌单“{name}”不要了，帮我在音乐里删掉",
+                f"把我在音乐里建的“{name}”这个歌单删除"],
+            en=[f"Delete my playlist '{name}' in Music",
+                f"I don't need my playlist '{name}' any more; delete it in Music",
+                f"In Music, remove the playlist '{name}' that I created"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = [p["id"] for p in diff.removed(PLAYLISTS)]
@@ -321,11 +343,14 @@ class SetPlayMode(MusicTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         it.app_data(MUSIC)["player"]["mode"] = params["start"]
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把音乐的播放模式改成“{MODE_LABELS[params['mode']]}”",
-            en=f"Set Music's play mode to {MODES_EN[params['mode']]}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        label, mode = MODE_LABELS[params["mode"]], MODES_EN[params["mode"]]
+        return phrased(
+            zh=[f"把音乐的播放模式改成“{label}”", f"音乐的播放模式请设为“{label}”",
+                f"在音乐的播放页把播放模式切换到“{label}”"],
+            en=[f"Set Music's play mode to {mode}", f"Switch the play mode in Music to {mode}",
+                f"I want Music to {mode}: change its play mode"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         mode = diff.value_after(f"{PLAYER}/mode")
@@ -349,11 +374,15 @@ class PlaylistCount(_WithTaskPlaylist):
     answers = True
     size = 6
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我的歌单“{params['playlist_name']}”里有几首歌？",
-            en=f"How many songs are in my playlist '{params['playlist_name']}'?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["playlist_name"]
+        return phrased(
+            zh=[f"我的歌单“{name}”里有几首歌？", f"歌单“{name}”一共收了多少首歌？",
+                f"帮我看看音乐里的歌单“{name}”有多少首歌"],
+            en=[f"How many songs are in my playlist '{name}'?",
+                f"How many tracks does my playlist '{name}' hold?",
+                f"Count the songs in my Music playlist '{name}'"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Number(len(params["songs"]), unit="首")
@@ -380,11 +409,14 @@ class WhoSings(MusicTemplate):
         others = sorted({s["artist"] for s in songs(world)} - {song["artist"]})
         return {**song_params(song), "other_artist": rng.choice(others)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"歌曲《{params['title']}》的演唱者是谁？",
-            en=f"Who sings the song '{params['title']}'?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title = params["title"]
+        return phrased(
+            zh=[f"歌曲《{title}》的演唱者是谁？", f"《{title}》这首歌是谁唱的？",
+                f"查一下《{title}》这首歌的歌手是谁"],
+            en=[f"Who sings the song '{title}'?", f"Which artist sings '{title}'?",
+                f"Find out who the singer of '{title}' is"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         artists = [artist for artist, _ in CATALOGUE]
@@ -430,11 +462,16 @@ class ShareNowPlaying(WritesValue, MusicTemplate):
             player["queue"].insert(0, params["song"])
         player.update(song=params["song"], playing=True)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"用微信告诉{params['name']}我现在正在听的歌叫什么名字",
-            en=f"Tell {params['name']} on WeChat the name of the song I am listening to now",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"用微信告诉{name}我现在正在听的歌叫什么名字",
+                f"把我正在听的这首歌的歌名用微信发给{name}",
+                f"{name}想知道我在听什么歌，在微信上把当前播放的歌名告诉对方"],
+            en=[f"Tell {name} on WeChat the name of the song I am listening to now",
+                f"Send {name} the title of the song I'm playing right now, on WeChat",
+                f"{name} wants to know what I'm listening to: tell them the song's name on WeChat"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         message, problems = one_message(diff, private_chat_id(params["friend"]))
@@ -462,13 +499,19 @@ class PlaylistToNote(WritesValue, _WithTaskPlaylist):
     size = 4
     written = f"{NOTES_LIST}[*]/body"
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         name = params["playlist_name"]
-        return Instruction(
-            zh=f"把音乐里歌单“{name}”的所有歌名记到备忘录里，备忘录标题写“{name}”",
-            en=f"Write the titles of all songs in my Music playlist '{name}' into a note titled "
-            f"'{name}'",
-        )
+        return phrased(
+            zh=[f"把音乐里歌单“{name}”的所有歌名记到备忘录里，备忘录标题写“{name}”",
+                f"新建一条标题为“{name}”的备忘录，把音乐歌单“{name}”里每首歌的歌名都写进去",
+                f"帮我把歌单“{name}”里的歌名全部抄到备忘录，标题也叫“{name}”"],
+            en=[f"Write the titles of all songs in my Music playlist '{name}' into a note titled "
+                f"'{name}'",
+                f"Create a note titled '{name}' listing every song title in my Music playlist "
+                f"'{name}'",
+                f"Copy the song titles of my playlist '{name}' in Music into a new note, also "
+                f"titled '{name}'"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         note, problems = one_new_note(diff, params["playlist_name"])

@@ -2,4 +2,7 @@
 
 from phonebuddy.phoneworld.apps.notes.app import Notes
 
-__all__ = ["Notes"]
+APP = Notes
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Notes"]

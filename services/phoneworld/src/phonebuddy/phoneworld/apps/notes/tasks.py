@@ -8,7 +8,7 @@ from typing import Any
 
 from phonebuddy.phoneworld.apps.notes.app import NOTES_ON_NEW_DEVICE, SEED_NOTES
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -53,11 +53,16 @@ class CreateNote(TaskTemplate):
         i = rng.randrange(len(TITLES))
         return {"title": TITLES[i], "body": BODIES[i]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在备忘录里新建一条标题为“{params['title']}”、内容为“{params['body']}”的备忘录",
-            en=f"Create a note titled '{params['title']}' with the text '{params['body']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, body = params["title"], params["body"]
+        return phrased(
+            zh=[f"在备忘录里新建一条标题为“{title}”、内容为“{body}”的备忘录",
+                f"帮我记一条备忘录，标题“{title}”，内容写“{body}”",
+                f"新建备忘录：标题是“{title}”，正文是“{body}”"],
+            en=[f"Create a note titled '{title}' with the text '{body}'",
+                f"Please jot down a note called '{title}' that says '{body}'",
+                f"In Notes, add a new note: title '{title}', text '{body}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         note, problems = one_new_note(diff, params["title"])
@@ -84,9 +89,14 @@ class DeleteNote(_WithNote):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _existing_note(rng)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh=f"删除备忘录“{params['title']}”",
-                           en=f"Delete the note '{params['title']}'")  # fmt: skip
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title = params["title"]
+        return phrased(
+            zh=[f"删除备忘录“{title}”", f"帮我把“{title}”这条备忘录删掉",
+                f"备忘录“{title}”不需要了，删了吧"],
+            en=[f"Delete the note '{title}'", f"Please remove the note '{title}'",
+                f"I don't need the note '{title}' anymore; delete it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = diff.removed(NOTES_LIST)
@@ -109,9 +119,14 @@ class PinNote(_WithNote):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _existing_note(rng)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh=f"把备忘录“{params['title']}”置顶",
-                           en=f"Pin the note '{params['title']}' to the top")  # fmt: skip
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title = params["title"]
+        return phrased(
+            zh=[f"把备忘录“{title}”置顶", f"帮我置顶“{title}”这条备忘录",
+                f"在备忘录里把“{title}”固定到最上面"],
+            en=[f"Pin the note '{title}' to the top", f"Please pin the note '{title}'",
+                f"In Notes, keep '{title}' pinned at the top of the list"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         problems = []
@@ -138,16 +153,18 @@ class ReadNote(_WithNote):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _existing_note(rng)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh=f"备忘录“{params['title']}”里写了什么？",
-                           en=f"What does the note '{params['title']}' say?")  # fmt: skip
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title = params["title"]
+        return phrased(
+            zh=[f"备忘录“{title}”里写了什么？", f"帮我看看“{title}”这条备忘录的内容",
+                f"打开备忘录“{title}”，告诉我里面记的是什么"],
+            en=[f"What does the note '{title}' say?", f"Check what's written in the note '{title}'",
+                f"Open the note '{title}' and tell me what it says"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         bodies = [note["body"] for note in diff.before["apps"][NOTES]["notes"] if note["body"]]
         return Text([params["body"]], others=bodies, what="note text")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["title"]
@@ -175,14 +192,16 @@ class CountNotes(TaskTemplate):
             notes.append({"id": f"note-extra-{i}", "title": f"待办 {i + 1}", "body": "",
                           "pinned": False})  # fmt: skip
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh="备忘录里一共有几条备忘录？", en="How many notes are in Notes?")
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["备忘录里一共有几条备忘录？", "数一下备忘录里总共有多少条",
+                "我现在存了多少条备忘录？"],
+            en=["How many notes are in Notes?", "Count the notes in the Notes app",
+                "How many notes do I have saved in total?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Number(params["count"], unit="条")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["count"] + 1)

@@ -2,4 +2,7 @@
 
 from phonebuddy.phoneworld.apps.phone.app import Phone
 
-__all__ = ["Phone"]
+APP = Phone
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Phone"]

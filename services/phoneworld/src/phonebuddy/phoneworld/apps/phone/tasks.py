@@ -26,7 +26,7 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
 from phonebuddy.phoneworld.apps.phone.app import unknown_mobile
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
@@ -126,11 +126,15 @@ class DialNumber(TaskTemplate):
         number = unknown_mobile(rng) if rng.random() < 0.5 else _person(world, rng)["phone"]
         return {"number": number}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         shown = format_phone(params["number"])
-        return Instruction(
-            zh=f"用拨号盘拨打 {shown}，然后挂断", en=f"Dial {shown} on the keypad, then hang up"
-        )
+        return phrased(
+            zh=[f"用拨号盘拨打 {shown}，然后挂断", f"在拨号键盘上输入 {shown} 打过去，再挂掉",
+                f"帮我拨一下 {shown} 这个号码（用拨号盘），拨通后挂断"],
+            en=[f"Dial {shown} on the keypad, then hang up",
+                f"Use the dial pad to call {shown} and then end the call",
+                f"Please key in {shown} on the keypad, place the call, then hang up"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_one_call(diff, params["number"])
@@ -154,10 +158,14 @@ class CallContact(TaskTemplate):
         person = _person(world, rng)
         return {"name": person["name"], "phone": person["phone"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"给{params['name']}打电话，然后挂断", en=f"Call {params['name']}, then hang up"
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"给{name}打电话，然后挂断", f"帮我打给{name}，拨出去后挂掉",
+                f"拨一下{name}的电话，再挂断"],
+            en=[f"Call {name}, then hang up", f"Please phone {name} and then end the call",
+                f"Ring {name}, then hang up"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_one_call(diff, params["phone"])
@@ -190,11 +198,14 @@ class CallBackMissed(TaskTemplate):
         add_call(it, "missed", params["phone"], "missed", ago=25 * 60)
         add_call(it, "answered", params["answered_phone"], "incoming", ago=10 * 60, duration=75)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh="回拨最近的一个未接来电，然后挂断",
-            en="Call back the most recent missed call, then hang up",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["回拨最近的一个未接来电，然后挂断", "帮我回拨最新的那个未接来电，拨出去后挂掉",
+                "找到最新的未接来电，打回去，然后挂断"],
+            en=["Call back the most recent missed call, then hang up",
+                "Please return my latest missed call and hang up afterwards",
+                "Find the latest missed call, call that number back and hang up"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_one_call(diff, params["phone"])
@@ -232,16 +243,18 @@ class LastCaller(TaskTemplate):
         add_call(it, "caller", params["caller_phone"], "incoming", ago=20 * 60, duration=95)
         add_call(it, "called", params["called_phone"], "outgoing", ago=5 * 60, duration=40)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh="最近一次是谁给我打的电话？", en="Who called me most recently?")
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["最近一次是谁给我打的电话？", "看看通话记录，最后打进来的是谁？",
+                "刚才给我来电的人是谁？"],
+            en=["Who called me most recently?", "Check the call log: who was the last to call me?",
+                "Who was it that called me last?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         names = [c["name"] for c in diff.before["apps"][CONTACTS]["contacts"]]
         others = [form for name in names if name != params["caller"] for form in spoken(name)]
         return Text(spoken(params["caller"]), others=others)
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["called"]
@@ -279,8 +292,13 @@ class MissedToday(TaskTemplate):
         add_call(it, "yesterday", params["callers"][0], "missed", ago=since_midnight + 3 * 3600)
         add_call(it, "answered", params["answered"], "incoming", ago=15 * 60, duration=130)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh="我今天有几个未接来电？", en="How many missed calls did I get today?")
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["我今天有几个未接来电？", "数一下今天漏接了多少个电话",
+                "今天的未接来电一共有几个？"],
+            en=["How many missed calls did I get today?", "Count today's missed calls",
+                "How many calls did I miss today?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         clock = diff.before["os"]["clock"]
@@ -290,9 +308,6 @@ class MissedToday(TaskTemplate):
             if call["kind"] == "missed" and call["time"] >= day_start(clock)
         )
         return Number(count, unit="个")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["count"] + 1)
@@ -321,12 +336,17 @@ class SaveMissedCaller(TaskTemplate):
         add_call(it, "older", params["older"], "missed", ago=2 * 3600)
         add_call(it, "stranger", params["number"], "missed", ago=15 * 60)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把最近一个未接来电的号码存为新联系人，姓名填“{params['name']}”",
-            en=f"Save the number of the most recent missed call as a new contact named "
-            f"'{params['name']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"把最近一个未接来电的号码存为新联系人，姓名填“{name}”",
+                f"帮我把最近那个未接来电的号码存到通讯录，名字写“{name}”",
+                f"新建联系人“{name}”，号码用最新那个未接来电的"],
+            en=[f"Save the number of the most recent missed call as a new contact named "
+                f"'{name}'",
+                f"Please add the number of my latest missed call to Contacts, named '{name}'",
+                f"Create a contact '{name}' with the number of the latest missed call"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_new_contact(diff, name=params["name"], phone=params["number"])
@@ -358,12 +378,16 @@ class CallNumberInNote(TaskTemplate):
             }
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"备忘录“{params['title']}”里记着{params['who']}的电话，打过去，然后挂断",
-            en=f"The note '{params['title']}' has the number of {params['who_en']}. Call it, "
-            "then hang up",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, who, who_en = params["title"], params["who"], params["who_en"]
+        return phrased(
+            zh=[f"备忘录“{title}”里记着{who}的电话，打过去，然后挂断",
+                f"帮我给{who}打个电话再挂掉，号码在备忘录“{title}”里",
+                f"打开备忘录“{title}”，找到{who}的号码拨过去，然后挂断"],
+            en=[f"The note '{title}' has the number of {who_en}. Call it, then hang up",
+                f"Please call {who_en} and then hang up; the number is in the note '{title}'",
+                f"Open the note '{title}', dial the number of {who_en} in it, then hang up"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_one_call(diff, params["number"])
@@ -401,11 +425,16 @@ class TextMissedCaller(TaskTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         add_call(it, "missed", params["phone"], "missed", ago=30 * 60)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"给最近一个未接来电的人发短信：“{params['text']}”",
-            en=f"Text the person behind the most recent missed call: '{params['text']}'",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        text = params["text"]
+        return phrased(
+            zh=[f"给最近一个未接来电的人发短信：“{text}”",
+                f"最近那个没接的电话，给对方回条短信，内容是“{text}”",
+                f"发短信“{text}”给最新那个未接来电的号码"],
+            en=[f"Text the person behind the most recent missed call: '{text}'",
+                f"Reply by SMS to my most recent missed call, saying '{text}'",
+                f"Send the text '{text}' to whoever made the latest missed call"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_one_sms(diff, params["phone"], params["text"])

@@ -2,4 +2,7 @@
 
 from phonebuddy.phoneworld.apps.ride.app import Ride
 
-__all__ = ["Ride"]
+APP = Ride
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Ride"]

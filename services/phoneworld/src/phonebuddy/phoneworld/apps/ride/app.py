@@ -27,6 +27,7 @@ from phonebuddy.phoneworld.apps.ride.content import (
 )
 from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.system.friction import Friction, Popup
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.format import BEIJING, yuan_short
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
@@ -111,6 +112,10 @@ class Ride(App):
     label = Label(zh="打车", en="Ride")
     domain = "transport"
     theme = AppTheme(primary=ORANGE)
+    friction = Friction(
+        splash="安全出行，一键叫车",
+        popup=Popup("出行券待领取", "3 张打车券可领，最高减 ¥15", "立即领取", toast="已放入券包"),
+    )
     icon_text = "车"
     permissions = ("location",)
 

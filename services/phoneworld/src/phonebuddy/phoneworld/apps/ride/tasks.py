@@ -10,7 +10,7 @@ from typing import Any
 from phonebuddy.phoneworld.apps.ride.app import RIDE_PACKAGE, SAVED, new_trip
 from phonebuddy.phoneworld.apps.ride.content import CAR_BY_NAME, distance_km, fare_cents
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
@@ -101,12 +101,18 @@ class CallRide(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _sample_destination(world, rng, rng.choice(tuple(CAR_BY_NAME)))
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"用打车叫一辆{params['car_type']}去{params['place']}，行程结束后用钱包付款",
-            en=f"In Ride, call {CAR_NAMES[params['car_type']]} to {params['place']} and pay "
-            "with the wallet when the trip ends",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        car, place, car_en = params["car_type"], params["place"], CAR_NAMES[params["car_type"]]
+        return phrased(
+            zh=[f"用打车叫一辆{car}去{place}，行程结束后用钱包付款",
+                f"帮我在打车上叫辆{car}到{place}，到了之后用钱包把车费付了",
+                f"我要去{place}，麻烦用打车叫一辆{car}，下车后用钱包付款"],
+            en=[f"In Ride, call {car_en} to {place} and pay with the wallet when the trip ends",
+                f"Please book {car_en} to {place} in Ride, then pay with the wallet once the "
+                "trip is over",
+                f"I need to get to {place}: get {car_en} in Ride and, when the ride is done, "
+                "pay for it with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_paid_trip(diff, params)
@@ -131,13 +137,20 @@ class RideHome(TaskTemplate):
     def setup(self, it: Any, params: Params) -> None:
         it.data["saved_places"][params["saved"]] = params["place_id"]
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh, en = ("回家", "home") if params["saved"] == "home" else ("去公司", "to work")
-        return Instruction(
-            zh=f"打一辆{params['car_type']}{zh}（用已保存的常用地址），到达后用钱包付款",
-            en=f"Take {CAR_NAMES[params['car_type']]} {en} (the saved address in Ride) and pay "
-            "with the wallet at the end",
-        )
+        car, car_en = params["car_type"], CAR_NAMES[params["car_type"]]
+        return phrased(
+            zh=[f"打一辆{car}{zh}（用已保存的常用地址），到达后用钱包付款",
+                f"帮我叫辆{car}{zh}，目的地就用打车里存好的常用地址，到了用钱包付钱",
+                f"我准备{zh}了，用打车里保存的常用地址叫一辆{car}，行程结束后用钱包付款"],
+            en=[f"Take {car_en} {en} (the saved address in Ride) and pay with the wallet at the "
+                "end",
+                f"Please call {car_en} {en} using the address saved in Ride, and pay with the "
+                "wallet once you arrive",
+                f"Time to head {en}: book {car_en} to the saved address in Ride, then pay with "
+                "the wallet when the trip is over"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_paid_trip(diff, params)
@@ -176,13 +189,19 @@ class RideToNotePlace(TaskTemplate):
             },
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"备忘录“{params['note_title']}”里写着要去的地点。用打车叫一辆{params['car_type']}"
-            "去那里，行程结束后用钱包付款",
-            en=f"The note '{params['note_title']}' says where to go. Call "
-            f"{CAR_NAMES[params['car_type']]} there in Ride and pay with the wallet at the end",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, car, car_en = params["note_title"], params["car_type"], CAR_NAMES[params["car_type"]]
+        return phrased(
+            zh=[f"备忘录“{title}”里写着要去的地点。用打车叫一辆{car}去那里，行程结束后用钱包付款",
+                f"看一下备忘录“{title}”里写的是哪儿，帮我用打车叫辆{car}过去，到了用钱包付钱",
+                f"我要去的地方记在备忘录“{title}”里了，请用打车叫一辆{car}送我去，下车后用钱包付款"],
+            en=[f"The note '{title}' says where to go. Call {car_en} there in Ride and pay with "
+                "the wallet at the end",
+                f"Check the note '{title}' for the destination, then book {car_en} there in "
+                "Ride and pay with the wallet when the trip ends",
+                f"Where I need to go is written in the note '{title}'. Please get {car_en} "
+                "there in Ride and pay with the wallet once the ride is over"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_paid_trip(diff, params)
@@ -212,13 +231,18 @@ class SetSavedPlace(TaskTemplate):
         if saved[params["saved"]] == params["place_id"]:
             saved[params["saved"]] = None
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh = dict(SAVED)[params["saved"]]
         en = "home" if params["saved"] == "home" else "work (公司)"
-        return Instruction(
-            zh=f"在打车里把常用地址“{zh}”设置为{params['place']}",
-            en=f"In Ride, set the saved address for {en} to {params['place']}",
-        )
+        place = params["place"]
+        return phrased(
+            zh=[f"在打车里把常用地址“{zh}”设置为{place}",
+                f"帮我把打车的常用地址“{zh}”改成{place}",
+                f"以后打车的常用地址“{zh}”要用{place}，去打车里设置一下"],
+            en=[f"In Ride, set the saved address for {en} to {place}",
+                f"Please change my saved {en} address in Ride to {place}",
+                f"My {en} address in Ride should be {place}: update the saved address there"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         changes = [(c.path, c.after) for c in diff.touched(SAVED_PLACES)]
@@ -248,12 +272,17 @@ class CancelTrip(TaskTemplate):
         trip["pickup_s"] = 900  # the driver is stuck in traffic: plenty of time to cancel
         it.data["trips"].append(trip)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我刚叫的去{params['place']}的{params['car_type']}不需要了，帮我取消这个行程",
-            en=f"I no longer need the {params['car_type']} I just called to {params['place']}; "
-            "cancel that trip",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        car, place = params["car_type"], params["place"]
+        return phrased(
+            zh=[f"我刚叫的去{place}的{car}不需要了，帮我取消这个行程",
+                f"把刚才叫的那辆去{place}的{car}取消掉",
+                f"{place}不去了，请在打车里取消我刚叫的{car}"],
+            en=[f"I no longer need the {car} I just called to {place}; cancel that trip",
+                f"Cancel the {car} ride to {place} that I just ordered",
+                f"Plans changed, I'm not going to {place} anymore. Please cancel the {car} I "
+                "just called in Ride"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         changes = [(c.path, c.after) for c in diff.touched(TRIPS)]
@@ -277,18 +306,21 @@ class FareEstimate(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _sample_destination(world, rng, rng.choice(("快车", "快车", "专车")))
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在打车里查一下，从当前位置打{params['car_type']}去{params['place']}预估多少钱？",
-            en=f"In Ride, what is the estimated price of {CAR_NAMES[params['car_type']]} from "
-            f"where I am to {params['place']}?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        car, place, car_en = params["car_type"], params["place"], CAR_NAMES[params["car_type"]]
+        return phrased(
+            zh=[f"在打车里查一下，从当前位置打{car}去{place}预估多少钱？",
+                f"从我现在的位置坐{car}到{place}大概要多少钱？用打车看看预估价",
+                f"我想打{car}去{place}，帮我在打车里看下从这儿出发的预估价格"],
+            en=[f"In Ride, what is the estimated price of {car_en} from where I am to {place}?",
+                f"How much would {car_en} from my current location to {place} cost? Check the "
+                "estimate in Ride",
+                f"I'm thinking of taking {car_en} to {place}. What price does Ride estimate "
+                "from here?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Money(params["fare_cents"] / 100)
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan_short(params["fare_cents"] + 500)
@@ -330,17 +362,19 @@ class LastTripFare(TaskTemplate):
             trip.update(status="paid", paid_at=requested + 1500)
             it.data["trips"].append(trip)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我昨天打车去{params['place']}花了多少钱？",
-            en=f"How much did my ride to {params['place']} yesterday cost?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        place = params["place"]
+        return phrased(
+            zh=[f"我昨天打车去{place}花了多少钱？",
+                f"查一下昨天那趟去{place}的打车行程实付了多少",
+                f"昨天坐车去{place}的车费是多少？帮我在打车里看看"],
+            en=[f"How much did my ride to {place} yesterday cost?",
+                f"Look up what I paid for yesterday's ride to {place}",
+                f"What was the fare of my trip to {place} yesterday? Check it in Ride"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Money(params["fare_cents"] / 100)
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan_short(params["older_fare_cents"])

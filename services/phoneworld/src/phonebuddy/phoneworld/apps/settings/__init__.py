@@ -3,4 +3,7 @@ its switches are the phone's OS settings."""
 
 from phonebuddy.phoneworld.apps.settings.app import Settings
 
-__all__ = ["Settings"]
+APP = Settings
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Settings"]

@@ -18,7 +18,7 @@ from phonebuddy.phoneworld.apps.settings.app import (
 )
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.world import World
@@ -149,12 +149,15 @@ class ToggleSetting(TaskTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         it.os["settings"][params["key"]] = not params["on"]
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         switch = SWITCHES[params["key"]]
-        return Instruction(
-            zh=f"在设置里{'打开' if params['on'] else '关闭'}{switch.zh}",
-            en=f"Turn {'on' if params['on'] else 'off'} {switch.en} in Settings",
-        )
+        act_zh, act_en = ("打开", "on") if params["on"] else ("关闭", "off")
+        return phrased(
+            zh=[f"在设置里{act_zh}{switch.zh}", f"帮我把{switch.zh}{act_zh}",
+                f"去设置，{act_zh}{switch.zh}"],
+            en=[f"Turn {act_en} {switch.en} in Settings", f"Switch {switch.en} {act_en}",
+                f"Go to Settings and turn {switch.en} {act_en}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return expect_setting(diff, params["key"], params["on"])
@@ -177,10 +180,14 @@ class _SetLevel(TaskTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         it.os["settings"][self.key] = params["start"]
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         _, zh, en = LEVELS[self.key]
-        return Instruction(zh=f"把{zh}调到 {params['target']}%",
-                           en=f"Set the {en} to {params['target']}%")  # fmt: skip
+        target = params["target"]
+        return phrased(
+            zh=[f"把{zh}调到 {target}%", f"{zh}设成 {target}%", f"在设置里把{zh}改为 {target}%"],
+            en=[f"Set the {en} to {target}%", f"Make the {en} {target}%",
+                f"In Settings, change the {en} to {target}%"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return expect_setting(diff, self.key, params["target"])
@@ -214,11 +221,16 @@ class SwitchLanguage(TaskTemplate):
         other = next(code for code in LANGUAGE_NAMES if code != params["language"])
         it.os["settings"]["language"] = other
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         name = LANGUAGE_NAMES[params["language"]]
         english = "Simplified Chinese" if params["language"] == "zh-CN" else "English"
-        return Instruction(zh=f"把手机的系统语言改成{name}",
-                           en=f"Change the phone's system language to {english}")  # fmt: skip
+        return phrased(
+            zh=[f"把手机的系统语言改成{name}", f"系统语言切换为{name}",
+                f"我想让手机显示{name}，改一下语言"],
+            en=[f"Change the phone's system language to {english}",
+                f"Switch the system language to {english}",
+                f"I want the phone in {english}; change its language"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return expect_setting(diff, "language", params["language"])
@@ -243,12 +255,16 @@ class ConnectWifi(TaskTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         _prepare_wifi(it, params["network"])
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"连接 WLAN 网络“{params['ssid']}”，密码是 {params['password']}",
-            en=f"Connect to the Wi-Fi network '{params['ssid']}'; the password is "
-            f"{params['password']}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        ssid, password = params["ssid"], params["password"]
+        return phrased(
+            zh=[f"连接 WLAN 网络“{ssid}”，密码是 {password}",
+                f"帮我连上“{ssid}”这个 WiFi，密码 {password}",
+                f"WLAN 密码是 {password}，请连接网络“{ssid}”"],
+            en=[f"Connect to the Wi-Fi network '{ssid}'; the password is {password}",
+                f"Join the '{ssid}' Wi-Fi with the password {password}",
+                f"The Wi-Fi password is {password}: connect to the network '{ssid}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _wifi_problems(diff, params["network"])
@@ -267,9 +283,14 @@ class RenameDevice(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return {"name": rng.choice(DEVICE_NAMES)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh=f"把这台手机的设备名称改为“{params['name']}”",
-                           en=f"Rename this phone to '{params['name']}'")  # fmt: skip
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"把这台手机的设备名称改为“{name}”", f"手机名称改成“{name}”",
+                f"在关于手机里把设备名设为“{name}”"],
+            en=[f"Rename this phone to '{name}'", f"Change the device name to '{name}'",
+                f"In About phone, set the device name to '{name}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         diff.touched(f"{ABOUT}/device_name")
@@ -299,12 +320,18 @@ class NightMode(TaskTemplate):
         settings = it.os["settings"]
         settings.update(dark_mode=False, do_not_disturb=False, brightness=params["start"])
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"睡前设置：打开勿扰模式和深色模式，并把屏幕亮度调到 {params['target']}%",
-            en="Bedtime setup: turn on Do Not Disturb and dark mode, and set the screen "
-            f"brightness to {params['target']}%",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        target = params["target"]
+        return phrased(
+            zh=[f"睡前设置：打开勿扰模式和深色模式，并把屏幕亮度调到 {target}%",
+                f"我要睡觉了：开启勿扰和深色模式，亮度调成 {target}%",
+                f"把屏幕亮度调到 {target}%，再打开深色模式和勿扰模式"],
+            en=[f"Bedtime setup: turn on Do Not Disturb and dark mode, and set the screen "
+                f"brightness to {target}%",
+                f"I'm going to sleep: turn on Do Not Disturb and dark mode, brightness {target}%",
+                f"Set the screen brightness to {target}%, then turn on dark mode and Do Not "
+                "Disturb"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return [
@@ -334,14 +361,15 @@ class AskBrightness(TaskTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         it.os["settings"]["brightness"] = params["brightness"]
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh="现在屏幕亮度是多少？", en="What is the screen brightness now?")
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["现在屏幕亮度是多少？", "看一下屏幕亮度设的是多少", "手机亮度现在调到了几？"],
+            en=["What is the screen brightness now?", "Check what the screen brightness is set to",
+                "How bright is the screen set at the moment?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Number(diff.value_before("os/settings/brightness"), unit="%")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['brightness'] - LEVEL_STEP}%"
@@ -353,15 +381,36 @@ class AskBrightness(TaskTemplate):
 
 
 # about-page field: (list item id, zh question, en question, a value no device has)
+# field: (the About entry that shows it, zh wordings, en wordings, a wrong answer)
 ABOUT_QUESTIONS = {
-    "android_version": ("about_android_version", "这台手机的 Android 版本是多少？",
-                        "Which Android version does this phone run?", "Android 12"),
-    "ram_gb": ("about_ram", "这台手机的运行内存有多大？", "How much RAM does this phone have?",
-               "6 GB"),
-    "storage_used_gb": ("about_storage", "手机存储空间已经用了多少 GB？",
-                        "How many GB of storage are used on this phone?", "999.9 GB"),
-    "model": ("about_model", "这台手机的型号是什么？", "What is this phone's model number?",
-              "SM-S9180"),
+    "android_version": (
+        "about_android_version",
+        ("这台手机的 Android 版本是多少？", "手机系统是安卓几？", "查一下手机的 Android 版本"),
+        ("Which Android version does this phone run?", "What Android version is on this phone?",
+         "Look up the phone's Android version"),
+        "Android 12",
+    ),
+    "ram_gb": (
+        "about_ram",
+        ("这台手机的运行内存有多大？", "手机的 RAM 是多少？", "看看这台手机运行内存几个 G"),
+        ("How much RAM does this phone have?", "What is the phone's RAM?",
+         "Check how many GB of memory (RAM) this phone has"),
+        "6 GB",
+    ),
+    "storage_used_gb": (
+        "about_storage",
+        ("手机存储空间已经用了多少 GB？", "存储已用多少？", "查一下手机存储用掉了多少空间"),
+        ("How many GB of storage are used on this phone?", "How much storage has been used?",
+         "Find out how much of the phone's storage is used up"),
+        "999.9 GB",
+    ),
+    "model": (
+        "about_model",
+        ("这台手机的型号是什么？", "手机型号是多少？", "帮我看一下这台手机的型号"),
+        ("What is this phone's model number?", "Which model is this phone?",
+         "Look up the model number of this phone"),
+        "SM-S9180",
+    ),
 }  # fmt: skip
 
 
@@ -375,18 +424,15 @@ class AboutPhone(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return {"field": rng.choice(sorted(ABOUT_QUESTIONS))}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         _, zh, en, _ = ABOUT_QUESTIONS[params["field"]]
-        return Instruction(zh=zh, en=en)
+        return phrased(zh, en)
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         value = diff.value_before(f"{ABOUT}/{params['field']}")
         if isinstance(value, str):  # the model number, the one text field asked about
             return Text([value], others=[p[1] for p in DEVICE_PROFILES], what="model")
         return Number(value, unit=" GB" if params["field"].endswith("_gb") else "")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return ABOUT_QUESTIONS[params["field"]][3]
@@ -419,16 +465,19 @@ class AskConnectedWifi(TaskTemplate):
         wifi["connected"] = params["network"]
         wifi["saved"] = sorted({*wifi["saved"], params["network"]})
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh="手机现在连接的是哪个 WLAN？",
-                           en="Which Wi-Fi network is the phone connected to?")  # fmt: skip
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["手机现在连接的是哪个 WLAN？",
+                "现在连的 WiFi 叫什么名字？",
+                "查一下手机当前连接的无线网络"],
+            en=["Which Wi-Fi network is the phone connected to?",
+                "What's the name of the Wi-Fi the phone is on?",
+                "Find out which wireless network the phone is using right now"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         ssid = SSIDS[diff.value_before(f"{WIFI}/connected")]
         return Text([ssid], others=[n[0] for n in NETWORKS], what="Wi-Fi network")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_ssid"]
@@ -464,12 +513,17 @@ class WifiFromNote(TaskTemplate):
             0, {"id": "note-wifi", "title": params["note"], "body": body, "pinned": False}
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"备忘录“{params['note']}”里记着一个 WLAN 的名称和密码，帮我把手机连上这个网络",
-            en=f"The note '{params['note']}' has a Wi-Fi network's name and password; connect "
-            "the phone to that network",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        note = params["note"]
+        return phrased(
+            zh=[f"备忘录“{note}”里记着一个 WLAN 的名称和密码，帮我把手机连上这个网络",
+                f"WiFi 名和密码在备忘录“{note}”里，照着连上",
+                f"打开备忘录“{note}”，用里面的 WLAN 名称和密码连接网络"],
+            en=[f"The note '{note}' has a Wi-Fi network's name and password; connect the phone "
+                "to that network",
+                f"The Wi-Fi name and password are in the note '{note}': get the phone on it",
+                f"Open the note '{note}' and join the Wi-Fi network it names, with its password"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _wifi_problems(diff, params["network"])

@@ -3,4 +3,7 @@ the wallet, and orders."""
 
 from phonebuddy.phoneworld.apps.shop.app import Shop
 
-__all__ = ["Shop"]
+APP = Shop
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Shop"]

@@ -24,6 +24,7 @@ from phonebuddy.phoneworld.apps.shop.content import (
 )
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.state import clone
+from phonebuddy.phoneworld.system.friction import Friction, Popup
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.format import BEIJING, yuan
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
@@ -113,6 +114,10 @@ class Shop(App):
     label = Label(zh="购物", en="Shop")
     domain = "shopping"
     theme = AppTheme(primary=ORANGE)
+    friction = Friction(
+        splash="好货不贵，天天特价",
+        popup=Popup("新人专享红包", "¥20 无门槛券已到账，限今日使用", "立即领取", toast="领取成功"),
+    )
     icon_text = "购"
     permissions = ("notifications",)
     ignorable = ("search_history", "coupon_popup_seen")

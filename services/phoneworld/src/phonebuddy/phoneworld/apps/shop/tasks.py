@@ -16,7 +16,7 @@ from phonebuddy.phoneworld.apps.shop.content import (
     sku_price,
 )
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
@@ -282,14 +282,17 @@ class AddToCart(TaskTemplate):
         product = pick(rng, _free_products(world))
         return _item(product, _random_options(rng, product), rng.randint(1, 3))
 
-    def instruction(self, params: Params) -> Instruction:
-        options = params["options"]
-        return Instruction(
-            zh=f"在购物App里搜索“{params['name']}”，{_options_zh(options)}，把"
-            f"{params['quantity']}件加入购物车",
-            en=f"In Shop, find '{params['name']}', choose {_options_en(options)} and add "
-            f"{params['quantity']} to the cart",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, quantity = params["name"], params["quantity"]
+        opts_zh, opts_en = _options_zh(params["options"]), _options_en(params["options"])
+        return phrased(
+            zh=[f"在购物App里搜索“{name}”，{opts_zh}，把{quantity}件加入购物车",
+                f"帮我把“{name}”加到购物App的购物车里：{opts_zh}，数量{quantity}件",
+                f"我想买“{name}”，在购物App里选好规格（{opts_zh}），往购物车里加{quantity}件"],
+            en=[f"In Shop, find '{name}', choose {opts_en} and add {quantity} to the cart",
+                f"Please add {quantity} of '{name}' to my Shop cart, with {opts_en}",
+                f"I want '{name}' from Shop: pick {opts_en} and put {quantity} in the cart"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _new_cart_line_problems(diff, params)
@@ -314,14 +317,22 @@ class AddCheapest(TaskTemplate):
         query, product = pick(rng, pairs)
         return {"query": query, **_item(product, _random_options(rng, product), rng.randint(1, 2))}
 
-    def instruction(self, params: Params) -> Instruction:
-        options = params["options"]
-        return Instruction(
-            zh=f"在购物App搜索“{params['query']}”，把搜索结果里价格最低的那款加入购物车："
-            f"{_options_zh(options)}，数量{params['quantity']}件",
-            en=f"In Shop, search for '{params['query']}' and add the cheapest result to the cart "
-            f"with {_options_en(options)}, quantity {params['quantity']}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        query, quantity = params["query"], params["quantity"]
+        opts_zh, opts_en = _options_zh(params["options"]), _options_en(params["options"])
+        return phrased(
+            zh=[f"在购物App搜索“{query}”，把搜索结果里价格最低的那款加入购物车：{opts_zh}，"
+                f"数量{quantity}件",
+                f"在购物App里搜“{query}”，找出价格最低的那一款，{opts_zh}，加{quantity}件到购物车",
+                f"帮我把购物App里“{query}”搜索结果中最便宜的那款加进购物车，{opts_zh}，"
+                f"数量{quantity}件"],
+            en=[f"In Shop, search for '{query}' and add the cheapest result to the cart with "
+                f"{opts_en}, quantity {quantity}",
+                f"Search Shop for '{query}', take the lowest-priced result and add {quantity} "
+                f"of it to the cart with {opts_en}",
+                f"Please put the cheapest '{query}' from the Shop search results in my cart: "
+                f"{opts_en}, quantity {quantity}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _new_cart_line_problems(diff, params)
@@ -354,8 +365,7 @@ class AddBestSellerInBand(TaskTemplate):
         yuan_high = high // 100 if high is not None else None
         return {"query": query, "band": band, "low": low // 100, "high": yuan_high, **item}
 
-    def instruction(self, params: Params) -> Instruction:
-        options = params["options"]
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         low, high = params["low"], params["high"]
         band_zh = (
             f"{high}元以下" if not low else f"{low}元以上" if high is None else f"{low}到{high}元"
@@ -363,12 +373,22 @@ class AddBestSellerInBand(TaskTemplate):
         band_en = (
             f"under ¥{high}" if not low else f"over ¥{low}" if high is None else f"¥{low}-{high}"
         )
-        return Instruction(
-            zh=f"在购物App搜索“{params['query']}”，在价格{band_zh}的宝贝里找销量最高的那款，"
-            f"{_options_zh(options)}，加入购物车1件",
-            en=f"In Shop, search for '{params['query']}', and among the results priced {band_en} "
-            f"add the best-selling one to the cart (one, with {_options_en(options)})",
-        )
+        query = params["query"]
+        opts_zh, opts_en = _options_zh(params["options"]), _options_en(params["options"])
+        return phrased(
+            zh=[f"在购物App搜索“{query}”，在价格{band_zh}的宝贝里找销量最高的那款，{opts_zh}，"
+                "加入购物车1件",
+                f"在购物App里搜“{query}”，只看价格{band_zh}的宝贝，挑销量最高的那款，{opts_zh}，"
+                "往购物车加1件",
+                f"帮我在购物App“{query}”的搜索结果里，从价格{band_zh}的商品中找出卖得最好的一款，"
+                f"{opts_zh}，放1件到购物车"],
+            en=[f"In Shop, search for '{query}', and among the results priced {band_en} add the "
+                f"best-selling one to the cart (one, with {opts_en})",
+                f"Search Shop for '{query}', look only at results priced {band_en}, find the "
+                f"best seller among them and add one to the cart with {opts_en}",
+                f"Please put the top-selling '{query}' priced {band_en} from the Shop search "
+                f"results in my cart, a single one, with {opts_en}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _new_cart_line_problems(diff, params)
@@ -403,11 +423,16 @@ class RemoveFromCart(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _seeded_line(world, rng)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把购物App购物车里的“{params['name']}”删除",
-            en=f"Remove '{params['name']}' from the cart in Shop",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"把购物App购物车里的“{name}”删除",
+                f"购物车里的“{name}”不要了，帮我在购物App里删掉",
+                f"请从购物App的购物车中移除“{name}”"],
+            en=[f"Remove '{name}' from the cart in Shop",
+                f"I don't want '{name}' anymore; delete it from my Shop cart",
+                f"Please take '{name}' out of the Shop cart"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = [line["id"] for line in diff.removed(CART)]
@@ -436,11 +461,16 @@ class ChangeQuantity(TaskTemplate):
         target = rng.choice([n for n in range(1, 6) if n != params["quantity"]])
         return {**params, "target": target}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把购物App购物车里“{params['name']}”的数量改成{params['target']}件",
-            en=f"In the Shop cart, change the quantity of '{params['name']}' to {params['target']}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, target = params["name"], params["target"]
+        return phrased(
+            zh=[f"把购物App购物车里“{name}”的数量改成{target}件",
+                f"购物App购物车里的“{name}”，数量调成{target}件",
+                f"我想买{target}件“{name}”，请把购物App购物车里它的数量改一下"],
+            en=[f"In the Shop cart, change the quantity of '{name}' to {target}",
+                f"Set the quantity of '{name}' in my Shop cart to {target}",
+                f"I want {target} of '{name}'; please update its quantity in the Shop cart"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         path = f"{CART}[{params['line_id']}]/quantity"
@@ -470,11 +500,16 @@ class Favourite(TaskTemplate):
         product = pick(rng, _free_products(world))
         return {"product_id": product["id"], "name": product["name"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在购物App里收藏宝贝“{params['name']}”",
-            en=f"Add '{params['name']}' to your favourites in Shop",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"在购物App里收藏宝贝“{name}”",
+                f"帮我把购物App里的“{name}”加入收藏",
+                f"我挺喜欢“{name}”的，在购物App里收藏一下"],
+            en=[f"Add '{name}' to your favourites in Shop",
+                f"Please favourite '{name}' in Shop",
+                f"I like '{name}'. Save it to my favourites in Shop"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         added = [f["id"] for f in diff.added(FAVORITES)]
@@ -511,11 +546,17 @@ class CancelOrder(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _seeded_order(world, rng, "unpaid")
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在购物App里取消订单号为{params['number']}的待付款订单（{params['name']}）",
-            en=f"In Shop, cancel the unpaid order {params['number']} ({params['name']})",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        number, name = params["number"], params["name"]
+        return phrased(
+            zh=[f"在购物App里取消订单号为{number}的待付款订单（{name}）",
+                f"订单号{number}（{name}）还没付款，我不要了，帮我在购物App里取消",
+                f"请取消购物App中那笔待付款的订单{number}（{name}）"],
+            en=[f"In Shop, cancel the unpaid order {number} ({name})",
+                f"Please cancel my unpaid Shop order {number} ({name})",
+                f"I don't need order {number} ({name}) in Shop anymore. It is unpaid, so "
+                "cancel it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _status_change_problems(
@@ -538,11 +579,16 @@ class ConfirmReceipt(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _seeded_order(world, rng, "to_receive")
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"购物App里买的“{params['name']}”已经收到了，帮我确认收货",
-            en=f"The '{params['name']}' I ordered in Shop has arrived; confirm receipt",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"购物App里买的“{name}”已经收到了，帮我确认收货",
+                f"帮我在购物App里把“{name}”这单确认收货，东西已经到了",
+                f"“{name}”我已经收到了，去购物App确认一下收货"],
+            en=[f"The '{name}' I ordered in Shop has arrived; confirm receipt",
+                f"Please confirm receipt of '{name}' in Shop, it has been delivered",
+                f"My '{name}' order from Shop has been delivered. Please confirm receipt"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _status_change_problems(
@@ -576,18 +622,20 @@ class ProductPrice(TaskTemplate):
             options = _random_options(rng, product)
         return {**_item(product, options, 1), "base_cents": product["price_cents"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        options = params["options"]
-        return Instruction(
-            zh=f"购物App里的“{params['name']}”，{_options_zh(options)}的话多少钱？",
-            en=f"In Shop, how much does '{params['name']}' cost with {_options_en(options)}?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        opts_zh, opts_en = _options_zh(params["options"]), _options_en(params["options"])
+        return phrased(
+            zh=[f"购物App里的“{name}”，{opts_zh}的话多少钱？",
+                f"查一下购物App上“{name}”在{opts_zh}时的价格",
+                f"我想买“{name}”，{opts_zh}，在购物App里要花多少钱？"],
+            en=[f"In Shop, how much does '{name}' cost with {opts_en}?",
+                f"What is the price of '{name}' in Shop when you choose {opts_en}?",
+                f"Check in Shop: with {opts_en}, how much is '{name}'?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Money(params["unit_cents"] / 100)
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["base_cents"])
@@ -614,20 +662,22 @@ class OrderStatus(TaskTemplate):
         order = pick(rng, _shop(world)["account"]["orders"])
         return {"order_id": order["id"], "number": order["number"], "status": order["status"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"购物App里订单号为{params['number']}的订单现在是什么状态？",
-            en=f"What is the status of order {params['number']} in Shop?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        number = params["number"]
+        return phrased(
+            zh=[f"购物App里订单号为{number}的订单现在是什么状态？",
+                f"帮我看看购物App里订单{number}现在到哪一步了，是什么状态？",
+                f"查一下订单号{number}在购物App里的当前状态"],
+            en=[f"What is the status of order {number} in Shop?",
+                f"Check the current status of my Shop order {number}",
+                f"Where does order {number} stand in Shop? Tell me its status"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         expected = params["status"]
         others = [f for s, forms in STATUS_SYNONYMS.items() if s != expected for f in forms]
         forms = (ORDER_STATUS[expected], *STATUS_SYNONYMS[expected])
         return Text(forms, others=others, what="order status")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "已完成" if params["status"] != "completed" else "待收货"
@@ -654,14 +704,22 @@ class BuyNow(TaskTemplate):
         default = next(a for a in _shop(world)["account"]["addresses"] if a["default"])
         return {**_item(product, options, quantity), "address_id": default["id"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        options = params["options"]
-        return Instruction(
-            zh=f"在购物App里直接购买“{params['name']}”（{_options_zh(options)}）"
-            f"{params['quantity']}件，寄到默认地址，并用钱包付款",
-            en=f"In Shop, buy {params['quantity']} of '{params['name']}' now "
-            f"({_options_en(options)}), ship to the default address and pay with the wallet",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, quantity = params["name"], params["quantity"]
+        opts_zh, opts_en = _options_zh(params["options"]), _options_en(params["options"])
+        return phrased(
+            zh=[f"在购物App里直接购买“{name}”（{opts_zh}）{quantity}件，寄到默认地址，并用钱包付款",
+                f"帮我在购物App上立即购买{quantity}件“{name}”，{opts_zh}，送到默认收货地址，"
+                "用钱包付款",
+                f"“{name}”我要直接买{quantity}件（{opts_zh}），在购物App下单寄到默认地址，"
+                "并用钱包付款"],
+            en=[f"In Shop, buy {quantity} of '{name}' now ({opts_en}), ship to the default "
+                "address and pay with the wallet",
+                f"Buy {quantity} of '{name}' right away in Shop with {opts_en}, sent to the "
+                "default address, paying with the wallet",
+                f"I'd like to purchase '{name}' directly in Shop: {quantity} of them, "
+                f"{opts_en}, shipped to my default address, paid with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _paid_new_order_problems(diff, [params], params["address_id"])
@@ -691,14 +749,22 @@ class BuyCheapestToAddress(TaskTemplate):
         item = _item(product, default_options(product), 1)
         return {"query": query, **item, "address_id": address["id"], "tag": address["tag"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在购物App搜索“{params['query']}”，买一件价格最低的（默认规格），收货地址选"
-            f"“{params['tag']}”，用钱包付款",
-            en=f"In Shop, search for '{params['query']}' and buy one of the cheapest result "
-            f"(default options), delivered to the '{params['tag']}' address, paying with the "
-            "wallet",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        query, tag = params["query"], params["tag"]
+        return phrased(
+            zh=[f"在购物App搜索“{query}”，买一件价格最低的（默认规格），收货地址选“{tag}”，"
+                "用钱包付款",
+                f"在购物App里搜“{query}”，挑最便宜的那款（默认规格）买一件，寄到“{tag}”地址，"
+                "用钱包付款",
+                f"帮我买一件购物App里最便宜的“{query}”，默认规格，收货地址用“{tag}”，"
+                "钱包付款"],
+            en=[f"In Shop, search for '{query}' and buy one of the cheapest result (default "
+                f"options), delivered to the '{tag}' address, paying with the wallet",
+                f"Search Shop for '{query}', buy a single unit of the lowest-priced item with "
+                f"the default options, ship it to the '{tag}' address and pay with the wallet",
+                f"Please buy the cheapest '{query}' in Shop (one, default options), deliver it "
+                f"to my '{tag}' address and pay with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _paid_new_order_problems(diff, [params], params["address_id"])
@@ -725,11 +791,16 @@ class PayOrder(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _seeded_order(world, rng, "unpaid")
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"购物App里有一笔待付款的订单（{params['name']}），用钱包把它付了",
-            en=f"Pay the unpaid Shop order for '{params['name']}' with the wallet",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"购物App里有一笔待付款的订单（{name}），用钱包把它付了",
+                f"帮我用钱包支付购物App里待付款的那笔订单（{name}）",
+                f"我在购物App买的{name}还没付款，请用钱包把这笔订单付了"],
+            en=[f"Pay the unpaid Shop order for '{name}' with the wallet",
+                f"Use the wallet to pay for my unpaid Shop order of '{name}'",
+                f"My Shop order for '{name}' is still unpaid. Please pay it with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         order_id = params["order_id"]
@@ -767,13 +838,18 @@ class CheckoutCart(TaskTemplate):
         chosen = pick(rng, pairs) if pairs else [pick(rng, lines)]
         return {"lines": chosen}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         names_zh = "和".join(f"“{line['name']}”" for line in params["lines"])
         names_en = " and ".join(f"'{line['name']}'" for line in params["lines"])
-        return Instruction(
-            zh=f"把购物App购物车里的{names_zh}一起结算下单，并用钱包付款",
-            en=f"Check out {names_en} from the Shop cart in one order and pay with the wallet",
-        )
+        return phrased(
+            zh=[f"把购物App购物车里的{names_zh}一起结算下单，并用钱包付款",
+                f"购物App购物车里的{names_zh}，合成一个订单结算，用钱包付款",
+                f"帮我把购物车中的{names_zh}在购物App里一起下单，然后用钱包支付"],
+            en=[f"Check out {names_en} from the Shop cart in one order and pay with the wallet",
+                f"In Shop, place one order for {names_en} from my cart and pay with the wallet",
+                f"I'm ready to buy {names_en} sitting in my Shop cart: put everything in a "
+                "single order and pay with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = sorted(line["id"] for line in diff.removed(CART))
@@ -821,13 +897,22 @@ class BuyNoteList(TaskTemplate):
             },
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"备忘录“{params['title']}”里记着要买的东西，在购物App里按清单的数量把它们放进"
-            "同一个订单（默认规格）并用钱包付款",
-            en=f"The note '{params['title']}' lists things to buy: order them in Shop in one "
-            "order, with the quantities in the note and default options, and pay with the wallet",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title = params["title"]
+        return phrased(
+            zh=[f"备忘录“{title}”里记着要买的东西，在购物App里按清单的数量把它们放进同一个订单"
+                "（默认规格）并用钱包付款",
+                f"按备忘录“{title}”里的购物清单，在购物App里按数量买齐（默认规格），"
+                "合成一个订单并用钱包付款",
+                f"帮我把备忘录“{title}”里列的东西在购物App里买了：数量照清单，默认规格，"
+                "放在同一个订单里，用钱包付款"],
+            en=[f"The note '{title}' lists things to buy: order them in Shop in one order, with "
+                "the quantities in the note and default options, and pay with the wallet",
+                f"Buy everything on the list in the note '{title}' in Shop: the quantities "
+                "from the note, default options, all in one order, paid with the wallet",
+                f"Check the note '{title}' for what to buy, then order those items in Shop in a "
+                "single order (default options, quantities as listed) and pay with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _paid_new_order_problems(diff, params["items"])

@@ -2,4 +2,7 @@
 
 from phonebuddy.phoneworld.apps.travel.app import Travel
 
-__all__ = ["Travel"]
+APP = Travel
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Travel"]

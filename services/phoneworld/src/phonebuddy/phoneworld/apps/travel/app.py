@@ -25,6 +25,7 @@ from phonebuddy.phoneworld.apps.travel.content import (
 )
 from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.system.friction import Friction, Popup
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.format import BEIJING, local_date, minute_of_day, yuan_short
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
@@ -167,6 +168,12 @@ class Travel(App):
     label = Label(zh="旅行", en="Travel")
     domain = "travel"
     theme = AppTheme(primary=BLUE)
+    friction = Friction(
+        splash="说走就走的旅行",
+        popup=Popup(
+            "发现新版本", "新版本优化了购票体验，建议更新", "立即更新", toast="已是最新版本"
+        ),
+    )
     icon_text = "行"
 
     def build_content(self, rng: random.Random) -> dict[str, Any]:

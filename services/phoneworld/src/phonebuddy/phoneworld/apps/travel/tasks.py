@@ -20,7 +20,7 @@ from phonebuddy.phoneworld.apps.travel.app import (
 )
 from phonebuddy.phoneworld.apps.travel.content import SEAT_BY_KEY, SEATS, route_key, seats_left
 from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Money, clock, train_number
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
@@ -219,19 +219,33 @@ class BookEarliestTrain(TaskTemplate):
         if not params["new_passenger"]:
             ensure_passenger(it, params["passenger"])
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh_day, en_day = days_words(params["days"])
-        seat = SEAT_BY_KEY[params["seat"]]
-        who = params["passenger"]
-        return Instruction(
-            zh=f"帮我朋友{who['name']}（身份证号{who['id_number']}，手机{who['phone']}，还不是常用"
-            f"乘车人）在旅行App订{zh_day}从{params['origin']}到{params['destination']}最早一班还有"
-            f"{seat.name}余票的火车，买一张{seat.name}，并用钱包付款",
-            en=f"My friend {who['name']} (ID number {who['id_number']}, phone {who['phone']}, "
-            f"not yet a saved passenger) needs a ticket: in Travel, book the earliest train from "
-            f"{params['origin']} to {params['destination']} {en_day} that still has "
-            f"{SEAT_EN[seat.key]} tickets, one {SEAT_EN[seat.key]} ticket, paid with the wallet",
-        )
+        seat, seat_en = SEAT_BY_KEY[params["seat"]].name, SEAT_EN[params["seat"]]
+        who, origin, destination = params["passenger"], params["origin"], params["destination"]
+        name, id_no, phone = who["name"], who["id_number"], who["phone"]
+        return phrased(
+            zh=[f"帮我朋友{name}（身份证号{id_no}，手机{phone}，还不是常用乘车人）在旅行App订{zh_day}"
+                f"从{origin}到{destination}最早一班还有{seat}余票的火车，买一张{seat}，并用钱包付款",
+                f"请在旅行App给我朋友{name}买一张{zh_day}从{origin}到{destination}的{seat}，"
+                f"选最早一班还有{seat}余票的火车。{name}还不是常用乘车人，身份证号{id_no}，"
+                f"手机{phone}，用钱包付款",
+                f"{zh_day}我朋友{name}要从{origin}去{destination}（还不是常用乘车人，身份证号"
+                f"{id_no}，手机{phone}）。请在旅行App订最早一班还有{seat}余票的火车，"
+                f"给{name}买一张{seat}，用钱包付款"],
+            en=[f"My friend {name} (ID number {id_no}, phone {phone}, not yet a saved passenger) "
+                f"needs a ticket: in Travel, book the earliest train from {origin} to "
+                f"{destination} {en_day} that still has {seat_en} tickets, one {seat_en} "
+                "ticket, paid with the wallet",
+                f"Please book a train ticket in Travel for my friend {name}, who is not a saved "
+                f"passenger yet (ID number {id_no}, phone {phone}): the earliest train from "
+                f"{origin} to {destination} {en_day} that still has {seat_en} tickets, one "
+                f"{seat_en} ticket, paid with the wallet",
+                f"My friend {name} has to get from {origin} to {destination} {en_day}. In "
+                f"Travel, find the earliest train that still has {seat_en} tickets and buy one "
+                f"{seat_en} ticket for them with the wallet; {name} is not a saved passenger "
+                f"yet (ID number {id_no}, phone {phone})"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_train_order(diff, params)
@@ -248,17 +262,29 @@ class BookCheapestTrain(BookEarliestTrain):
     PICK = "cheapest"
     NEW_PASSENGER = False
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh_day, en_day = days_words(params["days"])
-        seat = SEAT_BY_KEY[params["seat"]]
-        name = params["passenger"]["name"]
-        return Instruction(
-            zh=f"在旅行App订{zh_day}从{params['origin']}到{params['destination']}、{seat.name}"
-            f"票价最便宜且还有余票的一班火车（票价相同选出发最早的），乘车人{name}，并用钱包付款",
-            en=f"In Travel, book the train from {params['origin']} to {params['destination']} "
-            f"{en_day} with the cheapest {SEAT_EN[seat.key]} fare that still has tickets (the "
-            f"earliest one if fares tie), one ticket for {name}, paid with the wallet",
-        )
+        seat, seat_en = SEAT_BY_KEY[params["seat"]].name, SEAT_EN[params["seat"]]
+        name, origin = params["passenger"]["name"], params["origin"]
+        destination = params["destination"]
+        return phrased(
+            zh=[f"在旅行App订{zh_day}从{origin}到{destination}、{seat}票价最便宜且还有余票的一班"
+                f"火车（票价相同选出发最早的），乘车人{name}，并用钱包付款",
+                f"帮{name}在旅行App订{zh_day}从{origin}到{destination}的火车{seat}：挑{seat}"
+                f"票价最低、还有余票的那一班，票价相同就选出发最早的，然后用钱包付款",
+                f"{zh_day}要从{origin}去{destination}，想买最便宜的{seat}。请在旅行App找{seat}"
+                f"票价最低且有余票的车次（同价取最早出发的），给乘车人{name}下单，用钱包付款"],
+            en=[f"In Travel, book the train from {origin} to {destination} {en_day} with the "
+                f"cheapest {seat_en} fare that still has tickets (the earliest one if fares "
+                f"tie), one ticket for {name}, paid with the wallet",
+                f"Use Travel to get {name} one {seat_en} ticket from {origin} to {destination} "
+                f"{en_day}, on the train with the cheapest {seat_en} fare that still has "
+                "tickets (the earliest if fares tie), and pay with the wallet",
+                f"I'm after the cheapest {seat_en} train from {origin} to {destination} "
+                f"{en_day}. In Travel, pick the one with the lowest {seat_en} fare that is not "
+                f"sold out (earliest departure on a tie), book one ticket for {name} and pay "
+                "with the wallet"],
+        )  # fmt: skip
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_travel(ui)
@@ -304,16 +330,24 @@ class BookNoteTrain(TaskTemplate):
         )
         ensure_passenger(it, params["passenger"])
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh_day, en_day = days_words(params["days"])
-        seat = SEAT_BY_KEY[params["seat"]]
-        name = params["passenger"]["name"]
-        return Instruction(
-            zh=f"备忘录“{params['note_title']}”里记了车次。在旅行App订{zh_day}这趟车的{seat.name}，"
-            f"乘车人{name}，并用钱包付款",
-            en=f"The note '{params['note_title']}' has a train number. In Travel, book that "
-            f"train {en_day} in {SEAT_EN[seat.key]} for {name} and pay with the wallet",
-        )
+        seat, seat_en = SEAT_BY_KEY[params["seat"]].name, SEAT_EN[params["seat"]]
+        name, title = params["passenger"]["name"], params["note_title"]
+        return phrased(
+            zh=[f"备忘录“{title}”里记了车次。在旅行App订{zh_day}这趟车的{seat}，乘车人{name}，"
+                "并用钱包付款",
+                f"看一下备忘录“{title}”里记的车次，在旅行App订{zh_day}这趟车的{seat}，"
+                f"乘车人是{name}，用钱包付款",
+                f"帮{name}订{zh_day}的火车票：车次记在备忘录“{title}”里，在旅行App买{seat}，"
+                "并用钱包付款"],
+            en=[f"The note '{title}' has a train number. In Travel, book that train {en_day} in "
+                f"{seat_en} for {name} and pay with the wallet",
+                f"Look up the train number in the note '{title}', then book that train "
+                f"{en_day} in {seat_en} for {name} in Travel and pay with the wallet",
+                f"{name} needs a {seat_en} ticket {en_day} on the train written in the note "
+                f"'{title}'. Book it in Travel and pay with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_train_order(diff, params)
@@ -355,16 +389,25 @@ class BookHotel(TaskTemplate):
     def setup(self, it: Any, params: Params) -> None:
         ensure_passenger(it, params["guest"])
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh_day, en_day = days_words(params["days"])
-        name = params["guest"]["name"]
-        return Instruction(
-            zh=f"在旅行App预订{params['city']}的“{params['hotel']}”，{params['room']}，{zh_day}入住，"
-            f"住{params['nights']}晚，入住人{name}，并用钱包付款",
-            en=f"In Travel, book a {params['room']} at '{params['hotel']}' in {params['city']}, "
-            f"checking in {en_day} for {params['nights']} night(s), guest {name}, and pay with "
-            "the wallet",
-        )
+        name, city, hotel = params["guest"]["name"], params["city"], params["hotel"]
+        room, nights = params["room"], params["nights"]
+        return phrased(
+            zh=[f"在旅行App预订{city}的“{hotel}”，{room}，{zh_day}入住，住{nights}晚，入住人{name}，"
+                "并用钱包付款",
+                f"帮我在旅行App订{city}“{hotel}”的{room}，{zh_day}入住，住{nights}晚，"
+                f"入住人写{name}，用钱包付款",
+                f"{city}的“{hotel}”要订{nights}晚，{zh_day}入住：请在旅行App订{room}，"
+                f"入住人{name}，用钱包付款"],
+            en=[f"In Travel, book a {room} at '{hotel}' in {city}, checking in {en_day} for "
+                f"{nights} night(s), guest {name}, and pay with the wallet",
+                f"Please use Travel to book {name} into '{hotel}' in {city}: a {room}, "
+                f"arriving {en_day} and staying {nights} night(s), paid with the wallet",
+                f"I need a hotel in {city}: in Travel, reserve a {room} at '{hotel}' for "
+                f"{nights} night(s), checking in {en_day}, with {name} as the guest, and pay "
+                "with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         added = diff.added(ORDERS)
@@ -436,14 +479,19 @@ class RefundTicket(TaskTemplate):
         order.update(status="paid", paid_at=it.clock - 3 * 86400 + 60)
         it.data["orders"].append(order)
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh_day, en_day = days_words(params["days"])
-        return Instruction(
-            zh=f"把我{zh_day}从{params['origin']}到{params['destination']}的{params['train']}次"
-            "火车票退掉",
-            en=f"Refund my {params['train']} train ticket from {params['origin']} to "
-            f"{params['destination']} {en_day}",
-        )
+        train, origin, destination = params["train"], params["origin"], params["destination"]
+        return phrased(
+            zh=[f"把我{zh_day}从{origin}到{destination}的{train}次火车票退掉",
+                f"{zh_day}{origin}到{destination}的{train}次我不坐了，帮我把这张火车票退了",
+                f"请在旅行App退掉我{zh_day}从{origin}去{destination}的{train}次车票"],
+            en=[f"Refund my {train} train ticket from {origin} to {destination} {en_day}",
+                f"I'm not taking the {train} train from {origin} to {destination} {en_day} "
+                "anymore; please refund the ticket",
+                f"In Travel, get a refund for my ticket on train {train} ({origin} to "
+                f"{destination}, {en_day})"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         path = f"{ORDERS}[{params['order_id']}]"
@@ -478,13 +526,21 @@ class AddPassenger(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return {**_passenger(rng), "kind": rng.choice(KINDS)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在旅行App添加常用乘车人：{params['name']}，身份证号{params['id_number']}，手机号"
-            f"{params['phone']}，旅客类型{params['kind']}",
-            en=f"In Travel, add the passenger {params['name']} (ID number {params['id_number']}, "
-            f"phone {params['phone']}, type {params['kind']})",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, id_no = params["name"], params["id_number"]
+        phone, kind = params["phone"], params["kind"]
+        return phrased(
+            zh=[f"在旅行App添加常用乘车人：{name}，身份证号{id_no}，手机号{phone}，旅客类型{kind}",
+                f"帮我在旅行App的常用乘车人里加上{name}：身份证号{id_no}，手机号{phone}，"
+                f"旅客类型选{kind}",
+                f"把{name}添加为旅行App的常用乘车人，旅客类型{kind}，身份证号{id_no}，手机号{phone}"],
+            en=[f"In Travel, add the passenger {name} (ID number {id_no}, phone {phone}, type "
+                f"{kind})",
+                f"Please save {name} as a passenger in Travel: ID number {id_no}, phone "
+                f"{phone}, type {kind}",
+                f"Add {name} to my saved passengers in Travel, with ID number {id_no}, phone "
+                f"{phone} and passenger type {kind}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_new_passenger(diff, params)
@@ -518,19 +574,23 @@ class DepartureTime(TaskTemplate):
             "other_depart": rng.choice(others),
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['origin']}到{params['destination']}的{params['train']}次列车几点从"
-            f"{params['station']}发车？",
-            en=f"At what time does train {params['train']} from {params['origin']} to "
-            f"{params['destination']} leave {params['station']}?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        train, origin, destination = params["train"], params["origin"], params["destination"]
+        station = params["station"]
+        return phrased(
+            zh=[f"{origin}到{destination}的{train}次列车几点从{station}发车？",
+                f"查一下{origin}开往{destination}的{train}次，从{station}出发是几点",
+                f"我要在{station}上{train}次车（{origin}开往{destination}），它几点发车？"],
+            en=[f"At what time does train {train} from {origin} to {destination} leave "
+                f"{station}?",
+                f"When does the {train} train from {origin} to {destination} depart from "
+                f"{station}?",
+                f"I'm catching train {train} ({origin} to {destination}) at {station}. What "
+                "time does it leave?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return ClockTime(*clock(params["depart"]))
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_depart"]
@@ -559,21 +619,26 @@ class EarliestWithSeats(TaskTemplate):
         params["other_train"] = rng.choice(others)
         return params
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh_day, en_day = days_words(params["days"])
-        seat = SEAT_BY_KEY[params["seat"]]
-        return Instruction(
-            zh=f"{zh_day}从{params['origin']}到{params['destination']}，最早一班还有{seat.name}"
-            "余票的是哪一趟车？请回答车次",
-            en=f"Which is the earliest train from {params['origin']} to {params['destination']} "
-            f"{en_day} that still has {SEAT_EN[seat.key]} tickets? Answer with the train number",
-        )
+        seat, seat_en = SEAT_BY_KEY[params["seat"]].name, SEAT_EN[params["seat"]]
+        origin, destination = params["origin"], params["destination"]
+        return phrased(
+            zh=[f"{zh_day}从{origin}到{destination}，最早一班还有{seat}余票的是哪一趟车？请回答车次",
+                f"查一下{zh_day}{origin}到{destination}还有{seat}余票的车里最早的是哪一班，"
+                "告诉我车次",
+                f"我{zh_day}要从{origin}去{destination}，想坐{seat}。还有{seat}余票的车次里，"
+                "最早发车的是哪一趟？回答车次即可"],
+            en=[f"Which is the earliest train from {origin} to {destination} {en_day} that "
+                f"still has {seat_en} tickets? Answer with the train number",
+                f"Find the earliest train {en_day} from {origin} to {destination} with "
+                f"{seat_en} tickets still available, and tell me its train number",
+                f"I want to travel {seat_en} from {origin} to {destination} {en_day}. What is "
+                f"the first train that still has {seat_en} tickets? Give me the train number"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return train_number(params["train"])
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_train"]
@@ -604,18 +669,20 @@ class HotelPrice(TaskTemplate):
             "price_cents": room["price_cents"],
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"旅行App里，{params['city']}“{params['hotel']}”的{params['room']}一晚多少钱？",
-            en=f"In Travel, how much is one night in a {params['room']} at '{params['hotel']}' "
-            f"in {params['city']}?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        city, hotel, room = params["city"], params["hotel"], params["room"]
+        return phrased(
+            zh=[f"旅行App里，{city}“{hotel}”的{room}一晚多少钱？",
+                f"查一下{city}“{hotel}”的{room}住一晚要多少钱",
+                f"在旅行App上看看，{city}的“{hotel}”{room}每晚价格是多少？"],
+            en=[f"In Travel, how much is one night in a {room} at '{hotel}' in {city}?",
+                f"Check Travel: what does a {room} at '{hotel}' in {city} cost per night?",
+                f"How much is a {room} at '{hotel}' in {city} for a night, according to "
+                "Travel?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Money(params["price_cents"] / 100)
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan_short(params["price_cents"] + 2000)

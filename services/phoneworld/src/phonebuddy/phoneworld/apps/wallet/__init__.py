@@ -2,4 +2,7 @@
 
 from phonebuddy.phoneworld.apps.wallet.app import Wallet
 
-__all__ = ["Wallet"]
+APP = Wallet
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Wallet"]

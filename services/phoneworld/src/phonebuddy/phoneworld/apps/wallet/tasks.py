@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, digit_code
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, pick
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_transfer_problems
@@ -70,14 +70,19 @@ class Transfer(TaskTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _sample_transfer(world, rng)
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         amount = _amount_text(params["amount_cents"])
-        return Instruction(
-            zh=f"用钱包给{params['name']}（{params['phone']}）转账{amount}元，转账说明写"
-            f"“{params['note']}”",
-            en=f"Use the wallet to transfer ¥{amount} to {params['name']} ({params['phone']}) "
-            f"with the note '{params['note']}'",
-        )
+        name, phone, note = params["name"], params["phone"], params["note"]
+        return phrased(
+            zh=[f"用钱包给{name}（{phone}）转账{amount}元，转账说明写“{note}”",
+                f"帮我转{amount}元给{name}，手机号 {phone}，备注“{note}”",
+                f"打开钱包，向{name}（{phone}）转{amount}元，说明填“{note}”"],
+            en=[f"Use the wallet to transfer ¥{amount} to {name} ({phone}) with the note "
+                f"'{note}'",
+                f"Please send {name} ({phone}) ¥{amount} from my wallet, note: '{note}'",
+                f"In the wallet, pay ¥{amount} to {name}, phone {phone}, and add the note "
+                f"'{note}'"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _transfer_problems(diff, params)
@@ -117,11 +122,18 @@ class TransferFromNote(TaskTemplate):
             },
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"按备忘录“{self.NOTE_TITLE}”里写的，用钱包把钱转给对方",
-            en=f"Do what the note '{self.NOTE_TITLE}' says: transfer the money with the wallet",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title = self.NOTE_TITLE
+        return phrased(
+            zh=[f"按备忘录“{title}”里写的，用钱包把钱转给对方",
+                f"备忘录“{title}”记着我欠谁钱，帮我用钱包照着转过去",
+                f"看一下备忘录“{title}”，按上面的对象、金额和说明用钱包转账"],
+            en=[f"Do what the note '{title}' says: transfer the money with the wallet",
+                f"The note '{title}' says who I owe money to; pay them back through the wallet "
+                "as it says",
+                f"Check the note '{title}' and make the wallet transfer it describes: payee, "
+                "amount and transfer note"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _transfer_problems(diff, params)
@@ -147,14 +159,15 @@ class Balance(TaskTemplate):
     def setup(self, it: Any, params: Params) -> None:
         it.app_data(WALLET)["balance_cents"] = params["balance_cents"]
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(zh="我的钱包余额还有多少？", en="How much money is left in my wallet?")
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["我的钱包余额还有多少？", "帮我看一下钱包里还剩多少钱", "钱包现在的余额是多少？"],
+            en=["How much money is left in my wallet?", "Check my wallet balance for me",
+                "What's the current balance of my wallet?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Money(params["balance_cents"] / 100)
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["balance_cents"] + 10_000)
@@ -181,18 +194,19 @@ class SpentAtMerchant(TaskTemplate):
         amounts = payments[merchant]
         return {"merchant": merchant, "total_cents": sum(amounts), "last_cents": amounts[-1]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"查一下钱包账单，我一共在“{params['merchant']}”花了多少钱？",
-            en=f"According to the wallet's bills, how much have I spent at {params['merchant']} "
-            "in total?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        merchant = params["merchant"]
+        return phrased(
+            zh=[f"查一下钱包账单，我一共在“{merchant}”花了多少钱？",
+                f"我在“{merchant}”总共消费了多少？看钱包账单算一下",
+                f"根据钱包里的账单，在“{merchant}”的支出合计是多少？"],
+            en=[f"According to the wallet's bills, how much have I spent at {merchant} in total?",
+                f"Go through my wallet bills: what's my total spending at {merchant}?",
+                f"How much have I paid {merchant} altogether, going by the wallet's bills?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Money(params["total_cents"] / 100)
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["last_cents"])  # only the latest bill
@@ -220,17 +234,18 @@ class LastTransfer(TaskTemplate):
             "amount_cents": bill["amount_cents"],
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我上一次用钱包转账给{params['name']}，转了多少钱？",
-            en=f"How much did I send {params['name']} in my last wallet transfer to them?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"我上一次用钱包转账给{name}，转了多少钱？", f"查一下我最近一次给{name}转账的金额",
+                f"在钱包账单里找到我最后一笔转给{name}的钱，是多少？"],
+            en=[f"How much did I send {name} in my last wallet transfer to them?",
+                f"Look up the amount of my most recent wallet transfer to {name}",
+                f"Find my latest transfer to {name} in the wallet bills: how much was it?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Money(params["amount_cents"] / 100)
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["amount_cents"] + 1000)
@@ -265,18 +280,19 @@ class BankCardTail(TaskTemplate):
             "other_last4": other,
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"钱包里绑定的{params['bank']}{params['type']}，卡号尾号是多少？",
-            en=f"What are the last four digits of the {params['bank']} card ({params['type']}) "
-            "in my wallet?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        bank, kind = params["bank"], params["type"]
+        return phrased(
+            zh=[f"钱包里绑定的{bank}{kind}，卡号尾号是多少？",
+                f"帮我查一下钱包里那张{bank}{kind}的尾号",
+                f"我在钱包绑了张{bank}{kind}，它的卡号尾号是什么？"],
+            en=[f"What are the last four digits of the {bank} card ({kind}) in my wallet?",
+                f"Look up the last four digits of my {bank} card ({kind}) in the wallet",
+                f"I've linked a {bank} card ({kind}) to my wallet: what are its last four digits?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return digit_code(params["last4"])
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["other_last4"])

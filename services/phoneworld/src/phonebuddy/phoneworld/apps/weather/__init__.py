@@ -3,4 +3,7 @@
 
 from phonebuddy.phoneworld.apps.weather.app import Weather
 
-__all__ = ["Weather"]
+APP = Weather
+"""This app, for the registry in `phonebuddy.phoneworld.apps`."""
+
+__all__ = ["APP", "Weather"]

@@ -18,6 +18,7 @@ from typing import Any
 
 from phonebuddy.phoneworld.app import App, Label, View, screen, tool
 from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.system.friction import Friction, Popup
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.format import BEIJING, local_date
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
@@ -257,6 +258,15 @@ class Weather(App):
     label = Label(zh="天气", en="Weather")
     domain = "lifestyle"
     theme = AppTheme(primary=SKY, background=SKY_PALE)
+    friction = Friction(
+        popup=Popup(
+            "开启天气提醒",
+            "降雨、降温第一时间提醒你",
+            "去开启",
+            close="暂不",
+            toast="已在通知中开启",
+        ),
+    )
     icon_text = "☀"
     permissions = ("location",)
 

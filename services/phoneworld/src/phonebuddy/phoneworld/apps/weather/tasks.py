@@ -39,7 +39,7 @@ from phonebuddy.phoneworld.tasks.answers import (
     YesNo,
     clock,
 )
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
@@ -191,11 +191,15 @@ class AddCity(WeatherTemplate):
         data = it.app_data(WEATHER)
         data["cities"] = [c for c in data["cities"] if c["id"] != params["city"]]
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在天气里添加城市“{params['name']}”",
-            en=f"Add {params['name']} ({params['en']}) to the cities in Weather",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, en = params["name"], params["en"]
+        return phrased(
+            zh=[f"在天气里添加城市“{name}”", f"帮我在天气App里加上“{name}”这个城市",
+                f"我想随时看“{name}”的天气，在天气里把这个城市添加进去"],
+            en=[f"Add {name} ({en}) to the cities in Weather",
+                f"Please add the city {name} ({en}) in the Weather app",
+                f"I want to follow the weather in {name} ({en}); add it to my cities in Weather"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         added = [c["id"] for c in diff.added(CITIES)]
@@ -216,11 +220,15 @@ class RemoveCity(WeatherTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         ensure_saved(it, params)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把“{params['name']}”从天气的城市列表里删掉",
-            en=f"Remove {params['name']} ({params['en']}) from the cities in Weather",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, en = params["name"], params["en"]
+        return phrased(
+            zh=[f"把“{name}”从天气的城市列表里删掉", f"天气里不需要“{name}”这个城市了，删除它",
+                f"在天气的城市管理里移除“{name}”"],
+            en=[f"Remove {name} ({en}) from the cities in Weather",
+                f"I no longer need {name} ({en}) in Weather; delete that city",
+                f"In Weather's city list, remove {name} ({en})"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         removed = [c["id"] for c in diff.removed(CITIES)]
@@ -246,11 +254,15 @@ class SetDefaultCity(WeatherTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         ensure_saved(it, params)
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把天气的默认城市设为{params['name']}",
-            en=f"Make {params['name']} ({params['en']}) the default city in Weather",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, en = params["name"], params["en"]
+        return phrased(
+            zh=[f"把天气的默认城市设为{name}", f"帮我把{name}设成天气里的默认城市",
+                f"我想一打开天气就看到{name}，把它设为默认城市"],
+            en=[f"Make {name} ({en}) the default city in Weather",
+                f"Set the default city in Weather to {name} ({en})",
+                f"I want Weather to open on {name} ({en}); make it the default city"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         after = changed_to(diff, f"{ROOT}/default_city")
@@ -275,11 +287,15 @@ class SwitchUnit(WeatherTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         it.app_data(WEATHER)["unit"] = "C" if params["unit"] == "F" else "F"
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         zh, en = UNIT_NAMES[params["unit"]]
-        return Instruction(
-            zh=f"把天气里的温度单位改成{zh}", en=f"Show temperatures in {en} in Weather"
-        )
+        return phrased(
+            zh=[f"把天气里的温度单位改成{zh}", f"天气里的温度请用{zh}显示",
+                f"在天气的设置里把温度单位切换为{zh}"],
+            en=[f"Show temperatures in {en} in Weather",
+                f"Switch Weather's temperature unit to {en}",
+                f"In Weather's settings, change the temperature unit to {en}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         after = changed_to(diff, f"{ROOT}/unit")
@@ -303,18 +319,19 @@ class TomorrowHigh(WeatherTemplate):
         city = rng.choice(list(world.content(WEATHER)["cities"]))
         return {**city_params(city), "highs": [f["high"] for f in forecasts(world, city["id"])]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['name']}明天的最高气温是多少摄氏度？",
-            en=f"What is tomorrow's high in {params['name']} ({params['en']}), in °C?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, en = params["name"], params["en"]
+        return phrased(
+            zh=[f"{name}明天的最高气温是多少摄氏度？", f"查一下{name}明天最高气温多少度（摄氏度）",
+                f"明天{name}最高能到多少摄氏度？"],
+            en=[f"What is tomorrow's high in {name} ({en}), in °C?",
+                f"How hot will it get in {name} ({en}) tomorrow? Give the high in °C",
+                f"Check tomorrow's highest temperature in {name} ({en}) in °C"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         tomorrow = today_of(diff) + dt.timedelta(days=1)
         return Number(params["highs"][tomorrow.weekday()], unit="°C")
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return f"{min(params['highs']) - 2}°C"  # colder than any day of the week
@@ -346,19 +363,21 @@ class RainOnWeekday(WeatherTemplate):
             "weather": weather_text(forecast),
         }
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         day_zh, day_en = f"周{WEEKDAYS[params['weekday']]}", EN_WEEKDAYS[params["weekday"]]
-        return Instruction(
-            zh=f"接下来7天里的{day_zh}，{params['name']}会下雨吗？",
-            en=f"Will it rain in {params['name']} ({params['en']}) on {day_en} (within the next "
-            "7 days)?",
-        )
+        name, en = params["name"], params["en"]
+        return phrased(
+            zh=[f"接下来7天里的{day_zh}，{name}会下雨吗？",
+                f"接下来7天内，{name}{day_zh}那天下不下雨？",
+                f"帮我看看{name}在接下来7天里的{day_zh}会不会下雨"],
+            en=[f"Will it rain in {name} ({en}) on {day_en} (within the next 7 days)?",
+                f"Is rain forecast in {name} ({en}) for {day_en}, within the next 7 days?",
+                f"Check whether it will rain in {name} ({en}) on the coming {day_en} (within the "
+                "next 7 days)"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return YesNo(params["rain"])
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return "不会下雨" if params["rain"] else "会下雨"
@@ -379,18 +398,20 @@ class AirQualityNow(WeatherTemplate):
         city = rng.choice(list(world.content(WEATHER)["cities"]))
         return {**city_params(city), "aqis": [f["aqi"] for f in forecasts(world, city["id"])]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['name']}现在的空气质量指数（AQI）是多少？",
-            en=f"What is the air quality index (AQI) in {params['name']} "
-            f"({params['en']}) right now?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, en = params["name"], params["en"]
+        return phrased(
+            zh=[f"{name}现在的空气质量指数（AQI）是多少？",
+                f"查一下{name}当前的AQI（空气质量指数）",
+                f"{name}这会儿空气怎么样？告诉我它的空气质量指数（AQI）"],
+            en=[f"What is the air quality index (AQI) in {name} ({en}) right now?",
+                f"Look up the current AQI (air quality index) in {name} ({en})",
+                f"How is the air in {name} ({en}) at the moment? Tell me its air quality index "
+                "(AQI)"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Number(params["aqis"][today_of(diff).weekday()])
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(max(params["aqis"]) + 12)  # worse than any day of the week
@@ -410,17 +431,18 @@ class Sunrise(WeatherTemplate):
         city = rng.choice(list(world.content(WEATHER)["cities"]))
         return {**city_params(city), "sunrise": city["sunrise"], "sunset": city["sunset"]}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['name']}今天几点日出？",
-            en=f"What time is sunrise in {params['name']} ({params['en']}) today?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, en = params["name"], params["en"]
+        return phrased(
+            zh=[f"{name}今天几点日出？", f"查一下{name}今天的日出时间",
+                f"今天{name}的太阳几点升起？"],
+            en=[f"What time is sunrise in {name} ({en}) today?",
+                f"When does the sun rise in {name} ({en}) today?",
+                f"Look up today's sunrise time in {name} ({en})"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return ClockTime(*clock(params["sunrise"]))
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["sunset"])
@@ -447,13 +469,21 @@ class ForecastToNote(WritesValue, WeatherTemplate):
         ]
         return {**city_params(city), "title": f"{city['name']}明天天气", "week": week}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"查一下{params['name']}明天的天气，新建一条标题为“{params['title']}”的备忘录，"
-            "内容写上明天的天气和最低、最高气温（°C）",
-            en=f"Look up tomorrow's weather in {params['name']} ({params['en']}) and save it "
-            f"as a note titled '{params['title']}': the weather and the low and high in °C",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, en, title = params["name"], params["en"], params["title"]
+        return phrased(
+            zh=[f"查一下{name}明天的天气，新建一条标题为“{title}”的备忘录，"
+                "内容写上明天的天气和最低、最高气温（°C）",
+                f"新建备忘录“{title}”，把{name}明天的天气以及最低、最高气温（°C）记进去",
+                f"帮我把{name}明天的天气预报记到备忘录里：标题写“{title}”，"
+                "正文写天气和最低、最高气温（°C）"],
+            en=[f"Look up tomorrow's weather in {name} ({en}) and save it as a note titled "
+                f"'{title}': the weather and the low and high in °C",
+                f"Create a note titled '{title}' with tomorrow's weather in {name} ({en}) and its "
+                "low and high in °C",
+                f"Please write tomorrow's forecast for {name} ({en}) down in a note titled "
+                f"'{title}': the weather plus the low and high temperatures in °C"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         note, problems = one_new_note(diff, params["title"])
@@ -505,18 +535,27 @@ class WeekendPlan(WeatherTemplate):
             "dry": dict(zip(("title", "start", "end"), dry, strict=True)),
         }
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         day_zh, day_en = f"周{WEEKDAYS[params['weekday']]}", EN_WEEKDAYS[params["weekday"]]
-        wet, dry = params["wet"], params["dry"]
-        return Instruction(
-            zh=f"看看接下来7天里的{day_zh}{params['name']}会不会下雨：如果下雨，就在日历上那天"
-            f"添加日程“{wet['title']}”，{wet['start']}-{wet['end']}；如果不下雨，就添加"
-            f"“{dry['title']}”，{dry['start']}-{dry['end']}",
-            en=f"Check whether it rains in {params['name']} ({params['en']}) on the coming "
-            f"{day_en} (within 7 days). If it does, add the calendar event '{wet['title']}' that "
-            f"day, {wet['start']}-{wet['end']}; if not, add '{dry['title']}', "
-            f"{dry['start']}-{dry['end']}",
-        )
+        name, en, wet, dry = params["name"], params["en"], params["wet"], params["dry"]
+        wet_at, dry_at = f"{wet['start']}-{wet['end']}", f"{dry['start']}-{dry['end']}"
+        return phrased(
+            zh=[f"看看接下来7天里的{day_zh}{name}会不会下雨：如果下雨，就在日历上那天"
+                f"添加日程“{wet['title']}”，{wet_at}；如果不下雨，就添加“{dry['title']}”，{dry_at}",
+                f"帮我安排接下来7天里的{day_zh}：{name}那天要是下雨，就在日历上加日程"
+                f"“{wet['title']}”（{wet_at}）；不下雨的话，就加“{dry['title']}”（{dry_at}）",
+                f"查一下{name}接下来7天里{day_zh}的天气，下雨就在日历的那一天添加“{wet['title']}”，"
+                f"时间{wet_at}，不下雨就添加“{dry['title']}”，时间{dry_at}"],
+            en=[f"Check whether it rains in {name} ({en}) on the coming {day_en} (within 7 days). "
+                f"If it does, add the calendar event '{wet['title']}' that day, {wet_at}; if not, "
+                f"add '{dry['title']}', {dry_at}",
+                f"Plan the coming {day_en} (within 7 days) around the weather in {name} ({en}): "
+                f"if rain is forecast, put '{wet['title']}' in the calendar that day, {wet_at}; "
+                f"otherwise put '{dry['title']}' there, {dry_at}",
+                f"If it will rain in {name} ({en}) on the coming {day_en} (within 7 days), add a "
+                f"calendar event '{wet['title']}' that day, {wet_at}; if it won't, add "
+                f"'{dry['title']}', {dry_at}"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         plan = params["wet"] if params["rain"] else params["dry"]

@@ -70,7 +70,7 @@ from phonebuddy.phoneworld.tasks.answers import (
     dashed_code,
     train_number,
 )
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.cross_app.steps import (
     copy_text,
     friend_params,
@@ -181,17 +181,30 @@ class ChatAddressFoodOrder(TaskTemplate):
             chat, params["friend_id"], lines, it.clock
         )
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         ware_zh, ware_en = tableware_words(params["tableware"])
-        return Instruction(
-            zh=f"{params['friend']}刚搬了新家，在微信上把新地址、收件人和电话发给我了。帮我在外卖"
-            f"里新增这个收货地址（收货人和电话按微信里说的填），然后从“{params['restaurant']}”点"
-            f"{describe_items(params['items'])}送到这个新地址，{ware_zh}，并用钱包付款",
-            en=f"{params['friend']} just moved and sent me the new address, the recipient and a "
-            "phone number on WeChat. Add that address in Food (recipient and phone as in the "
-            f"chat), then order {describe_items(params['items'], english=True)} from "
-            f"'{params['restaurant']}' to it, {ware_en}, and pay with the wallet",
-        )
+        friend, shop = params["friend"], params["restaurant"]
+        meal_zh = describe_items(params["items"])
+        meal_en = describe_items(params["items"], english=True)
+        return phrased(
+            zh=[f"{friend}刚搬了新家，在微信上把新地址、收件人和电话发给我了。帮我在外卖"
+                f"里新增这个收货地址（收货人和电话按微信里说的填），然后从“{shop}”点"
+                f"{meal_zh}送到这个新地址，{ware_zh}，并用钱包付款",
+                f"给刚搬家的{friend}点份外卖：先按微信里发来的新地址、收件人和电话，在外卖里新增"
+                f"收货地址，再从“{shop}”点{meal_zh}送过去，{ware_zh}，用钱包支付",
+                f"{friend}在微信上发来了新家的地址、收件人和电话。请在外卖里从“{shop}”点{meal_zh}，"
+                f"送到这个新地址（先新增收货地址，收货人和电话按微信里的填），{ware_zh}，"
+                "最后用钱包付款"],
+            en=[f"{friend} just moved and sent me the new address, the recipient and a phone "
+                "number on WeChat. Add that address in Food (recipient and phone as in the chat), "
+                f"then order {meal_en} from '{shop}' to it, {ware_en}, and pay with the wallet",
+                f"{friend} sent me their new address, with the recipient and a phone number, on "
+                "WeChat. Save it as a new address in Food (recipient and phone as in the chat) "
+                f"and order {meal_en} from '{shop}' there, {ware_en}, paying with the wallet",
+                f"Treat {friend}, who just moved, to a takeaway: add the new address they sent "
+                "on WeChat in Food, with the recipient and phone from the chat, then order "
+                f"{meal_en} from '{shop}' to that address with {ware_en} and pay with the wallet"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         address, problems = one_added(diff, ADDRESS_LIST, "delivery address")
@@ -306,16 +319,31 @@ class FriendTrainTicket(WritesValue):
             chat, params["friend_id"], lines, it.clock
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['friend']}在微信上请我帮忙买火车票，日期、车次、座位和乘车人信息都发给我了。"
-            f"在旅行App上把这张票买好（先把乘车人添加为常用乘车人），用钱包付款，再用微信告诉"
-            f"{params['friend']}买好的车次和发车时间",
-            en=f"{params['friend']} asked me on WeChat to buy a train ticket and sent the date, "
-            "train, seat class and passenger details. Buy that ticket in Travel (add the "
-            "passenger as a saved passenger first), pay with the wallet, then tell "
-            f"{params['friend']} on WeChat the train number and departure time",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        friend = params["friend"]
+        return phrased(
+            zh=[f"{friend}在微信上请我帮忙买火车票，日期、车次、座位和乘车人信息都发给我了。"
+                f"在旅行App上把这张票买好（先把乘车人添加为常用乘车人），用钱包付款，再用微信告诉"
+                f"{friend}买好的车次和发车时间",
+                f"帮{friend}买张火车票：日期、车次、座位和乘车人信息都在微信聊天里。先在旅行App里"
+                f"把乘车人添加为常用乘车人，再下单并用钱包付款，最后在微信上把车次和发车时间告诉"
+                f"{friend}",
+                f"{friend}托我买火车票，微信上发了日期、车次、座位和乘车人信息。请在旅行App上"
+                f"买好票（乘车人先添加为常用乘车人），用钱包支付，然后微信回复{friend}车次和"
+                "发车时间"],
+            en=[f"{friend} asked me on WeChat to buy a train ticket and sent the date, train, "
+                "seat class and passenger details. Buy that ticket in Travel (add the passenger "
+                f"as a saved passenger first), pay with the wallet, then tell {friend} on WeChat "
+                "the train number and departure time",
+                f"Buy the train ticket {friend} asked for on WeChat, with the date, train, seat "
+                "class and passenger details from the chat: in Travel, first add the passenger "
+                "as a saved passenger, then book and pay with the wallet. Finally, tell "
+                f"{friend} on WeChat the train number and departure time",
+                f"{friend} needs a train ticket and sent me the date, train, seat class and "
+                "passenger details on WeChat. Please book it in Travel (add the passenger to the "
+                f"saved passengers first), pay with the wallet, and reply to {friend} on WeChat "
+                "with the train number and departure time"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         problems = check_train_order(diff, params)
@@ -393,14 +421,22 @@ class EventPlaceRide(TaskTemplate):
             }
         )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我今天下午在日历里有个“{params['title']}”的日程。用打车叫一辆{params['car_type']}"
-            "去这个日程的地点，行程结束后用钱包付款",
-            en=f"My calendar has a '{params['title']}' event this afternoon. In Ride, call "
-            f"{CAR_NAMES[params['car_type']]} to the event's place and pay with the wallet when "
-            "the trip ends",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        title, car_zh, car_en = params["title"], params["car_type"], CAR_NAMES[params["car_type"]]
+        return phrased(
+            zh=[f"我今天下午在日历里有个“{title}”的日程。用打车叫一辆{car_zh}"
+                "去这个日程的地点，行程结束后用钱包付款",
+                f"今天下午要去“{title}”，地点写在日历的日程里。帮我用打车叫辆{car_zh}过去，"
+                "行程结束后用钱包支付",
+                f"查一下日历里今天下午“{title}”这个日程在哪儿，然后用打车叫一辆{car_zh}去那里，"
+                "行程结束用钱包付款"],
+            en=[f"My calendar has a '{title}' event this afternoon. In Ride, call {car_en} to "
+                "the event's place and pay with the wallet when the trip ends",
+                f"Call {car_en} in Ride to where my '{title}' event this afternoon takes place "
+                "(it's in my calendar), and pay with the wallet after the trip",
+                f"Look up the place of this afternoon's '{title}' event in my calendar, then "
+                f"take {car_en} there with Ride and pay with the wallet when the trip ends"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return check_paid_trip(diff, params)
@@ -466,14 +502,25 @@ class ParcelCodeBySms(WritesValue):
                 0, {"id": self.TRACK_ID, "number": params["number"], "remark": params["item"]}
             )
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我在微信「裹裹快递」小程序里关注的那个{params['item']}包裹到驿站了，我今天没空去"
-            f"取。把它的取件码用短信发给{params['contact']}，请对方帮忙代取",
-            en=f"The parcel with the {params['item']} that I follow in the 裹裹快递 mini-program "
-            f"in WeChat is at the pickup station and I have no time today. Text its pickup code "
-            f"to {params['contact']} so they can collect it",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        item, contact = params["item"], params["contact"]
+        return phrased(
+            zh=[f"我在微信「裹裹快递」小程序里关注的那个{item}包裹到驿站了，我今天没空去"
+                f"取。把它的取件码用短信发给{contact}，请对方帮忙代取",
+                f"今天没空取快递：微信「裹裹快递」小程序里我关注的{item}包裹已经到驿站了，"
+                f"帮我把取件码发短信给{contact}，让对方帮我取一下",
+                f"帮我发条短信给{contact}，请对方代取快递：取件码在微信「裹裹快递」小程序里，"
+                f"就是我关注的那个{item}包裹，已经到驿站了，我今天没空"],
+            en=[f"The parcel with the {item} that I follow in the 裹裹快递 mini-program in WeChat "
+                f"is at the pickup station and I have no time today. Text its pickup code to "
+                f"{contact} so they can collect it",
+                f"I can't pick up my parcel today: the one with the {item}, followed in the "
+                f"裹裹快递 mini-program in WeChat, is at the pickup station. Send {contact} its "
+                "pickup code by SMS and ask them to collect it",
+                f"Ask {contact} by text message to collect my parcel with the {item}: it's at "
+                "the pickup station, and its pickup code is in the 裹裹快递 mini-program in "
+                "WeChat, where I follow it. I have no time today"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         problems = check_one_sms(diff, params["phone"])

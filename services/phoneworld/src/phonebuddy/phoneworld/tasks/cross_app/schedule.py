@@ -35,7 +35,7 @@ from phonebuddy.phoneworld.apps.mail.tasks import (
 from phonebuddy.phoneworld.apps.travel.app import TRAVEL_PACKAGE, new_train_order
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import normalize
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.ui.format import local_date
@@ -93,15 +93,27 @@ class MeetingMailToCalendar(TaskTemplate):
             "reminder": rng.choice(REMINDER_CHOICES),
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把{params['sender']}发来的邮件《{params['subject']}》里的安排加到日历：标题写"
-            f"“{params['title']}”，日期、开始时间和地点按邮件填，时长{params['duration_zh']}，"
-            f"提醒设为“{REMINDER_TEXT[params['reminder']]}”",
-            en=f"Put the meeting from {params['sender']}'s mail '{params['subject']}' in the "
-            f"calendar: title '{params['title']}', the date, start time and place from the mail, "
-            f"lasting {params['duration_en']}, with a reminder {REMINDER_EN[params['reminder']]}",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        sender, subject, title = params["sender"], params["subject"], params["title"]
+        lasting_zh, lasting_en = params["duration_zh"], params["duration_en"]
+        remind_zh, remind_en = REMINDER_TEXT[params["reminder"]], REMINDER_EN[params["reminder"]]
+        return phrased(
+            zh=[f"把{sender}发来的邮件《{subject}》里的安排加到日历：标题写“{title}”，"
+                f"日期、开始时间和地点按邮件填，时长{lasting_zh}，提醒设为“{remind_zh}”",
+                f"{sender}发来一封邮件《{subject}》，帮我把这个会加到日历里：标题“{title}”，"
+                f"日期、开始时间、地点照邮件写，时长{lasting_zh}，提醒选“{remind_zh}”",
+                f"在日历里新建日程“{title}”，按{sender}的邮件《{subject}》填日期、开始时间和地点，"
+                f"时长{lasting_zh}，提醒设为“{remind_zh}”"],
+            en=[f"Put the meeting from {sender}'s mail '{subject}' in the calendar: title "
+                f"'{title}', the date, start time and place from the mail, lasting {lasting_en}, "
+                f"with a reminder {remind_en}",
+                f"Schedule the meeting from {sender}'s mail '{subject}' in the calendar: title "
+                f"'{title}', lasting {lasting_en}, reminder {remind_en}, and the date, start time "
+                "and place as the mail gives them",
+                f"Could you note the meeting from {sender}'s mail '{subject}' in the calendar: "
+                f"title '{title}', with the date, start time and place the mail gives, "
+                f"{lasting_en} long and a reminder {remind_en}?"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         event, problems = one_added(diff, EVENTS, "event")
@@ -221,14 +233,23 @@ class TrainOrderAlarm(_TrainAlarm):
         order.update(status="paid", paid_at=booked + 60)
         travel["orders"].append(order)
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         day_zh, day_en = DAY_WORDS[params["days"]]
-        return Instruction(
-            zh=f"我{day_zh}要坐火车，车票在旅行App的订单里。帮我在时钟里定一个发车前"
-            f"{params['lead_zh']}的闹钟，标签写“{params['label']}”",
-            en=f"I am taking a train {day_en}; the ticket is among my orders in Travel. Set an "
-            f"alarm in Clock {params['lead_en']} before it departs, labelled '{params['label']}'",
-        )
+        lead_zh, lead_en, label = params["lead_zh"], params["lead_en"], params["label"]
+        return phrased(
+            zh=[f"我{day_zh}要坐火车，车票在旅行App的订单里。帮我在时钟里定一个发车前"
+                f"{lead_zh}的闹钟，标签写“{label}”",
+                f"请在时钟里加一个闹钟，比我{day_zh}那趟火车的发车时间早{lead_zh}，"
+                f"标签“{label}”。车票在旅行App的订单里能查到",
+                f"去旅行App的订单里看看我{day_zh}的火车几点开，然后在时钟里定个提前{lead_zh}的"
+                f"闹钟，标签写“{label}”"],
+            en=[f"I am taking a train {day_en}; the ticket is among my orders in Travel. Set an "
+                f"alarm in Clock {lead_en} before it departs, labelled '{label}'",
+                f"Set an alarm in Clock {lead_en} before my train leaves {day_en}, labelled "
+                f"'{label}'; the ticket is in my orders in Travel",
+                f"Check in my Travel orders when my train departs {day_en}, then set an alarm in "
+                f"Clock for {lead_en} before departure, labelled '{label}'"],
+        )  # fmt: skip
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("旅行")
@@ -278,15 +299,25 @@ class TrainMailAlarm(_TrainAlarm):
         )
         mail["read"][TASK_MAIL_ID] = False
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         day_zh, day_en = DAY_WORDS[params["days"]]
-        return Instruction(
-            zh=f"12306发邮件说我{day_zh}的火车票买好了。按邮件里的发车时间，在时钟里定一个提前"
-            f"{params['lead_zh']}响的闹钟，标签写“{params['label']}”",
-            en=f"12306 mailed me that my train ticket for {day_en} is booked. Using the departure "
-            f"time in that mail, set an alarm in Clock {params['lead_en']} before it, labelled "
-            f"'{params['label']}'",
-        )
+        lead_zh, lead_en, label = params["lead_zh"], params["lead_en"], params["label"]
+        return phrased(
+            zh=[f"12306发邮件说我{day_zh}的火车票买好了。按邮件里的发车时间，在时钟里定一个提前"
+                f"{lead_zh}响的闹钟，标签写“{label}”",
+                f"我{day_zh}的火车票已经买好了，12306发了确认邮件。帮我在时钟里定个闹钟，"
+                f"比邮件里的发车时间早{lead_zh}，标签“{label}”",
+                f"查看12306发来的购票邮件，找到我{day_zh}那趟火车的发车时间，在时钟里设一个"
+                f"提前{lead_zh}的闹钟，标签写“{label}”"],
+            en=[f"12306 mailed me that my train ticket for {day_en} is booked. Using the "
+                f"departure time in that mail, set an alarm in Clock {lead_en} before it, "
+                f"labelled '{label}'",
+                f"My train ticket for {day_en} is booked and 12306 sent me a mail about it. Set an "
+                f"alarm in Clock {lead_en} before the departure time in that mail, labelled "
+                f"'{label}'",
+                f"Find the 12306 booking mail for my train {day_en} and set an alarm in Clock "
+                f"{lead_en} before the departure time it gives, labelled '{label}'"],
+        )  # fmt: skip
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from ui.open_app("邮件")

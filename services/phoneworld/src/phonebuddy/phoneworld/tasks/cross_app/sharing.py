@@ -15,7 +15,7 @@ from phonebuddy.phoneworld.apps.messenger.steps import MESSAGES, MESSENGER, open
 from phonebuddy.phoneworld.apps.shop.content import default_options, sku_price
 from phonebuddy.phoneworld.apps.shop.tasks import SHOP, open_result, open_shop, search_for
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, phone_number
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.cross_app.steps import (
     any_friend,
     contains_text,
@@ -50,13 +50,22 @@ class ProductToChat(WritesValue):
             **any_friend(world, rng),
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"我在购物App上看中了“{params['name']}”，想让{params['friend']}帮我参谋一下。"
-            "用微信把这件商品的完整名称和页面上的价格发过去",
-            en=f"I like '{params['name']}' in Shop and want {params['friend']}'s opinion: send "
-            "them the product's full name and the price its page shows on WeChat",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, friend = params["name"], params["friend"]
+        return phrased(
+            zh=[f"我在购物App上看中了“{name}”，想让{friend}帮我参谋一下。"
+                "用微信把这件商品的完整名称和页面上的价格发过去",
+                f"用微信把购物App里“{name}”的完整商品名和页面上显示的价格发给{friend}，"
+                "让对方帮我参谋参谋",
+                f"想听听{friend}的意见：把购物App上“{name}”这件商品的完整名称和页面价格，"
+                "通过微信发给对方"],
+            en=[f"I like '{name}' in Shop and want {friend}'s opinion: send them the product's "
+                "full name and the price its page shows on WeChat",
+                f"On WeChat, send {friend} the full name of '{name}' from Shop and the price shown "
+                "on its page, so they can tell me what they think",
+                f"Ask {friend} on WeChat what they think of '{name}' in Shop: send them the "
+                "product's full name and the price on its page"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         texts, problems = sent_to_friend(diff, params)
@@ -101,13 +110,18 @@ class ContactNumberToChat(WritesValue):
             **any_friend(world, rng),
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['friend']}找我要{params['contact']}的电话，把联系人里"
-            f"{params['contact']}的手机号用微信发过去",
-            en=f"{params['friend']} asked for {params['contact']}'s number: send them the mobile "
-            f"number of {params['contact']} from Contacts on WeChat",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        friend, contact = params["friend"], params["contact"]
+        return phrased(
+            zh=[f"{friend}找我要{contact}的电话，把联系人里{contact}的手机号用微信发过去",
+                f"在联系人里查到{contact}的手机号，用微信发给{friend}，对方刚才找我要",
+                f"帮我把{contact}的手机号码从联系人里找出来，用微信发给{friend}"],
+            en=[f"{friend} asked for {contact}'s number: send them the mobile number of "
+                f"{contact} from Contacts on WeChat",
+                f"Look up {contact}'s mobile number in Contacts and send it to {friend} on WeChat",
+                f"On WeChat, send {friend} the mobile number saved for {contact} in Contacts; "
+                "they asked me for it"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         texts, problems = sent_to_friend(diff, params)
@@ -142,12 +156,16 @@ class PhotoToChat(TaskTemplate):
         photo = rng.choice(gallery_photos(world))
         return {**photo_params(photo), **friend_with_chat(world, rng)}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"把相册里那张“{params['caption']}”的照片通过微信发给{params['friend']}",
-            en=f"Send the photo '{params['caption']}' from the Gallery to {params['friend']} on "
-            "WeChat",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        caption, friend = params["caption"], params["friend"]
+        return phrased(
+            zh=[f"把相册里那张“{caption}”的照片通过微信发给{friend}",
+                f"用微信把相册中“{caption}”这张照片发给{friend}",
+                f"{friend}想要那张“{caption}”的照片，从相册分享到微信发给对方"],
+            en=[f"Send the photo '{caption}' from the Gallery to {friend} on WeChat",
+                f"Share the '{caption}' photo in the Gallery with {friend} on WeChat",
+                f"{friend} wants the photo '{caption}': send it from the Gallery over WeChat"],
+        )  # fmt: skip
 
     def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         texts, problems = sent_to_friend(diff, params)

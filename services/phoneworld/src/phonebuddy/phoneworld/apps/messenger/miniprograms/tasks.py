@@ -36,7 +36,7 @@ from phonebuddy.phoneworld.tasks.answers import (
     clock,
     dashed_code,
 )
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
@@ -95,15 +95,23 @@ class CoffeeOrder(MessengerTemplate):
             "unit_cents": coffee_price(drink, "中杯"),
         }
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         p = params
-        return Instruction(
-            zh=f"在微信「幸运咖啡」小程序点一杯{p['size']}{p['temp']}{p['drink_name']}，"
-            f"{p['sugar']}，到{p['store_name']}自取，并完成支付",
-            en=f"In the 幸运咖啡 mini-program in WeChat, order one {p['drink_name']} "
-            f"({p['size']}, {p['temp']}, {p['sugar']}) for pick-up at {p['store_name']} and "
-            "pay for it",
-        )
+        drink, size, temp, sugar, store = (p["drink_name"], p["size"], p["temp"], p["sugar"],
+                                           p["store_name"])  # fmt: skip
+        return phrased(
+            zh=[f"在微信「幸运咖啡」小程序点一杯{size}{temp}{drink}，{sugar}，到{store}自取，并完成支付",
+                f"帮我用微信「幸运咖啡」小程序下单：{size}{temp}{drink}一杯，{sugar}，{store}自取，"
+                "记得付款",
+                f"想喝一杯{size}{temp}{drink}（{sugar}），用微信「幸运咖啡」小程序下单，选{store}自取，"
+                "并把钱付了"],
+            en=[f"In the 幸运咖啡 mini-program in WeChat, order one {drink} ({size}, {temp}, "
+                f"{sugar}) for pick-up at {store} and pay for it",
+                f"Order a {drink} ({size}, {temp}, {sugar}) from the 幸运咖啡 mini-program in "
+                f"WeChat for pick-up at {store}, and pay for it",
+                f"I'd like one {drink}, {size}, {temp}, {sugar}: order it in WeChat's 幸运咖啡 "
+                f"mini-program for pick-up at {store} and complete the payment"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         order, problems = one_added(diff, mini("coffee", "orders"), "coffee order")
@@ -162,12 +170,16 @@ class CoffeePrice(MessengerTemplate):
             "price_cents": coffee_price(drink, size),
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"微信「幸运咖啡」小程序里，一杯{params['size']}{params['drink_name']}多少钱？",
-            en=f"In the 幸运咖啡 mini-program in WeChat, how much is a "
-            f"{params['size']} {params['drink_name']}?",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        size, drink = params["size"], params["drink_name"]
+        return phrased(
+            zh=[f"微信「幸运咖啡」小程序里，一杯{size}{drink}多少钱？",
+                f"在微信「幸运咖啡」小程序查一下{size}{drink}的价格",
+                f"用微信「幸运咖啡」小程序看看，{size}{drink}一杯要多少钱"],
+            en=[f"In the 幸运咖啡 mini-program in WeChat, how much is a {size} {drink}?",
+                f"Check the price of a {size} {drink} in the 幸运咖啡 mini-program in WeChat",
+                f"How much does a {size} {drink} cost in WeChat's 幸运咖啡 mini-program?"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Money(params["price_cents"] / 100)
@@ -227,12 +239,16 @@ class ParkingPay(MessengerTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _parking_params(world, rng.choice(list(_mini_content(world, "parking")["sessions"])))
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         plate = show_plate(params["plate"])
-        return Instruction(
-            zh=f"用微信「捷停车」小程序交一下车牌{plate}的停车费",
-            en=f"Pay the parking fee of the car {plate} with the 捷停车 mini-program in WeChat",
-        )
+        return phrased(
+            zh=[f"用微信「捷停车」小程序交一下车牌{plate}的停车费",
+                f"帮我把车牌{plate}的停车费交了，用微信「捷停车」小程序",
+                f"在微信「捷停车」小程序里给{plate}这辆车缴停车费"],
+            en=[f"Pay the parking fee of the car {plate} with the 捷停车 mini-program in WeChat",
+                f"Use the 捷停车 mini-program in WeChat to pay for parking for the car {plate}",
+                f"In WeChat's 捷停车 mini-program, settle the parking fee for the car {plate}"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         payment, problems = one_added(diff, mini("parking", "payments"), "parking payment")
@@ -264,13 +280,19 @@ class ParkingFee(MessengerTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         return _parking_params(world, rng.choice(list(_mini_content(world, "parking")["sessions"])))
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         plate = show_plate(params["plate"])
-        return Instruction(
-            zh=f"车牌{plate}现在要交多少停车费？用微信「捷停车」小程序查一下",
-            en=f"How much is the parking fee of the car {plate} now? Look it up in "
-            "the 捷停车 mini-program in WeChat",
-        )
+        return phrased(
+            zh=[f"车牌{plate}现在要交多少停车费？用微信「捷停车」小程序查一下",
+                f"用微信「捷停车」小程序查查车牌{plate}目前的停车费是多少",
+                f"{plate}这辆车现在停车费多少钱？去微信「捷停车」小程序看看"],
+            en=[f"How much is the parking fee of the car {plate} now? Look it up in the 捷停车 "
+                "mini-program in WeChat",
+                f"Use the 捷停车 mini-program in WeChat to check how much parking currently costs "
+                f"for the car {plate}",
+                f"What does the car {plate} owe for parking right now? Check WeChat's 捷停车 "
+                "mini-program"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         # Entry times keep the fee away from an hour boundary, so the clock at the start and at
@@ -299,12 +321,16 @@ class ParkingAddPlate(MessengerTemplate):
         plates = [s["plate"] for s in parking["sessions"] if s["plate"] not in parking["owned"]]
         return {"plate": str(rng.choice([*plates, parking["unknown"]]))}
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         plate = show_plate(params["plate"])
-        return Instruction(
-            zh=f"在微信「捷停车」小程序里绑定车牌{plate}",
-            en=f"Add the plate {plate} to my cars in the 捷停车 mini-program in WeChat",
-        )
+        return phrased(
+            zh=[f"在微信「捷停车」小程序里绑定车牌{plate}",
+                f"把车牌{plate}绑定到微信「捷停车」小程序",
+                f"在微信「捷停车」小程序的我的车辆里添加车牌{plate}"],
+            en=[f"Add the plate {plate} to my cars in the 捷停车 mini-program in WeChat",
+                f"Bind the plate {plate} in WeChat's 捷停车 mini-program",
+                f"In the 捷停车 mini-program in WeChat, register the car {plate} under my cars"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         plate, problems = one_added(diff, mini("parking", "plates"), "plate")
@@ -332,12 +358,19 @@ class BikeRide(MessengerTemplate):
         bikes = [b for b in _mini_content(world, "bike")["bikes"] if not b["broken"]]
         return {"bike": str(rng.choice(bikes)["id"])}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"用微信「青骑单车」小程序扫码解锁编号{params['bike']}的单车，然后结束行程并付车费",
-            en=f"With the 青骑单车 mini-program in WeChat, unlock bike {params['bike']}, then end "
-            "the ride and pay for it",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        bike = params["bike"]
+        return phrased(
+            zh=[f"用微信「青骑单车」小程序扫码解锁编号{bike}的单车，然后结束行程并付车费",
+                f"在微信「青骑单车」小程序解锁{bike}号单车，骑完结束行程，把车费付了",
+                f"帮我用微信「青骑单车」扫码开锁编号{bike}的车，再结束行程、支付车费"],
+            en=[f"With the 青骑单车 mini-program in WeChat, unlock bike {bike}, then end the ride "
+                "and pay for it",
+                f"Unlock bike {bike} using the 青骑单车 mini-program in WeChat, end the ride and "
+                "pay the fare",
+                f"In WeChat's 青骑单车 mini-program, scan to unlock bike {bike}; after that, end "
+                "the ride and pay"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         ride, problems = one_added(diff, mini("bike", "rides"), "ride")
@@ -389,15 +422,22 @@ class BikeLastRide(MessengerTemplate):
             "ask": rng.choice(("fee", "route")),
         }
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         if params["ask"] == "fee":
-            return Instruction(
-                zh="我上一次骑「青骑单车」花了多少钱？",
-                en="How much did my last 青骑单车 bike ride cost?",
-            )
-        return Instruction(
-            zh="我上一次骑「青骑单车」骑到了哪里？", en="Where did my last 青骑单车 bike ride end?"
-        )
+            return phrased(
+                zh=["我上一次骑「青骑单车」花了多少钱？", "查一下我最近一次骑「青骑单车」的费用",
+                    "上回骑「青骑单车」付了多少车费？"],
+                en=["How much did my last 青骑单车 bike ride cost?",
+                    "Check what my most recent 青骑单车 ride cost",
+                    "What was the fare of my previous 青骑单车 bike ride?"],
+            )  # fmt: skip
+        return phrased(
+            zh=["我上一次骑「青骑单车」骑到了哪里？", "最近一次骑「青骑单车」，我的终点是哪儿？",
+                "查查我上回骑「青骑单车」是在哪里结束的"],
+            en=["Where did my last 青骑单车 bike ride end?",
+                "What was the destination of my most recent 青骑单车 ride?",
+                "Check where my previous 青骑单车 bike ride finished"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         if params["ask"] == "fee":
@@ -492,15 +532,24 @@ class MovieTickets(MessengerTemplate):
         showtime = rng.choice(list(_mini_content(world, "movies")["showtimes"]))
         return _ticket_params(world, showtime, rng)
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         p, seats = params, "和".join(params["seats"])
-        return Instruction(
-            zh=f"用微信「喵眼电影」小程序买2张{p['cinema_name']}今天{p['time']}场《{p['film_title']}》"
-            f"的票，座位选{seats}，并完成支付",
-            en=f"With the 喵眼电影 mini-program in WeChat, buy 2 tickets for 《{p['film_title']}》 "
-            f"at {p['cinema_name']}, today {p['time']}, seats {' and '.join(p['seats'])}, and "
-            "pay for them",
-        )
+        film, cinema, time = p["film_title"], p["cinema_name"], p["time"]
+        seats_en = " and ".join(p["seats"])
+        return phrased(
+            zh=[f"用微信「喵眼电影」小程序买2张{cinema}今天{time}场《{film}》的票，座位选{seats}，"
+                "并完成支付",
+                f"帮我在微信「喵眼电影」小程序订《{film}》的票：{cinema}，今天{time}场，2张，"
+                f"座位{seats}，付好款",
+                f"今天{time}想在{cinema}看《{film}》，用微信「喵眼电影」小程序买2张票，选{seats}，"
+                "并付款"],
+            en=[f"With the 喵眼电影 mini-program in WeChat, buy 2 tickets for 《{film}》 at "
+                f"{cinema}, today {time}, seats {seats_en}, and pay for them",
+                f"Book 2 tickets for 《{film}》 in WeChat's 喵眼电影 mini-program: {cinema}, today "
+                f"at {time}, seats {seats_en}; pay for them too",
+                f"I want to see 《{film}》 at {cinema} today at {time}: buy 2 tickets (seats "
+                f"{seats_en}) in the 喵眼电影 mini-program in WeChat and pay"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _check_tickets(diff, params)
@@ -529,15 +578,24 @@ class MovieFromCard(MessengerTemplate):
             "card": str(fact["title"]),
         }
 
-    def instruction(self, params: Params) -> Instruction:
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         p, seats = params, "和".join(params["seats"])
-        return Instruction(
-            zh=f"{p['name']}在微信上给我分享了一部电影。打开那张小程序卡片，"
-            f"买2张{p['cinema_name']}今天{p['time']}场的票，座位{seats}，并完成支付",
-            en=f"{p['name']} shared a film with me on WeChat. Open that mini-program card and "
-            f"buy 2 tickets at {p['cinema_name']}, today {p['time']}, seats "
-            f"{' and '.join(p['seats'])}, and pay for them",
-        )
+        name, cinema, time = p["name"], p["cinema_name"], p["time"]
+        seats_en = " and ".join(p["seats"])
+        return phrased(
+            zh=[f"{name}在微信上给我分享了一部电影。打开那张小程序卡片，买2张{cinema}今天{time}场的票，"
+                f"座位{seats}，并完成支付",
+                f"打开{name}在微信上分享给我的电影小程序卡片，买{cinema}今天{time}场的票2张，"
+                f"座位{seats}，然后付款",
+                f"用{name}在微信上发我的那张电影卡片买票：{cinema}，今天{time}场，2张，座位{seats}，"
+                "并完成支付"],
+            en=[f"{name} shared a film with me on WeChat. Open that mini-program card and buy 2 "
+                f"tickets at {cinema}, today {time}, seats {seats_en}, and pay for them",
+                f"Open the film card {name} shared with me on WeChat and buy 2 tickets at {cinema} "
+                f"for today {time}, seats {seats_en}; then pay",
+                f"Using the mini-program card of the film {name} sent me on WeChat, buy 2 tickets: "
+                f"{cinema}, today {time}, seats {seats_en}. Pay for them too"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _check_tickets(diff, params)
@@ -573,14 +631,19 @@ class MovieShowtimes(MessengerTemplate):
             "times": times,
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['cinema_name']}今天《{params['film_title']}》有哪几场？用微信「喵眼电影」"
-            "小程序查一下，告诉我所有场次时间",
-            en=f"Which showtimes does {params['cinema_name']} have today for "
-            f"《{params['film_title']}》? Check the 喵眼电影 mini-program in WeChat and list them "
-            "all",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        cinema, film = params["cinema_name"], params["film_title"]
+        return phrased(
+            zh=[f"{cinema}今天《{film}》有哪几场？用微信「喵眼电影」小程序查一下，告诉我所有场次时间",
+                f"用微信「喵眼电影」小程序看看{cinema}今天放《{film}》的全部场次，把时间都告诉我",
+                f"今天想去{cinema}看《{film}》，一共有哪些场次？在微信「喵眼电影」里查，列出所有开场时间"],
+            en=[f"Which showtimes does {cinema} have today for 《{film}》? Check the 喵眼电影 "
+                "mini-program in WeChat and list them all",
+                f"In WeChat's 喵眼电影 mini-program, find every showtime of 《{film}》 at {cinema} "
+                "today and tell me all of them",
+                f"List all of today's showtimes for 《{film}》 at {cinema}, using the 喵眼电影 "
+                "mini-program in WeChat"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return ClockTimes(map(clock, params["times"]))
@@ -631,11 +694,17 @@ class ParcelAdd(MessengerTemplate):
         parcel = rng.choice(list(_mini_content(world, "parcels")["parcels"][7:]))
         return {"number": str(parcel["id"])}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"在微信「裹裹快递」小程序里添加快递单号{params['number']}",
-            en=f"Add the tracking number {params['number']} to the 裹裹快递 mini-program in WeChat",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        number = params["number"]
+        return phrased(
+            zh=[f"在微信「裹裹快递」小程序里添加快递单号{number}",
+                f"把快递单号{number}加到微信「裹裹快递」小程序里",
+                f"帮我在微信「裹裹快递」里添加单号{number}，方便跟踪"],
+            en=[f"Add the tracking number {number} to the 裹裹快递 mini-program in WeChat",
+                f"In WeChat's 裹裹快递 mini-program, add the tracking number {number}",
+                f"Track the parcel {number} by adding its number to the 裹裹快递 mini-program in "
+                "WeChat"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _check_tracked(diff, params["number"])
@@ -658,13 +727,19 @@ class ParcelFromChat(MessengerTemplate):
             "number": str(fact["number"]),
         }
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"{params['name']}在微信上发给我一个快递单号，把它添加到「裹裹快递」"
-            "小程序的我的快递里",
-            en=f"{params['name']} sent me a tracking number on WeChat; add it to My "
-            "parcels in the 裹裹快递 mini-program",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"{name}在微信上发给我一个快递单号，把它添加到「裹裹快递」小程序的我的快递里",
+                f"把{name}微信发我的快递单号加到「裹裹快递」小程序的我的快递中",
+                f"去微信里找{name}发来的快递单号，然后在「裹裹快递」小程序添加到我的快递"],
+            en=[f"{name} sent me a tracking number on WeChat; add it to My parcels in the 裹裹快递 "
+                "mini-program",
+                f"Add the tracking number {name} sent me on WeChat to My parcels in the 裹裹快递 "
+                "mini-program",
+                f"Find the tracking number from {name} in WeChat and put it in My parcels of the "
+                "裹裹快递 mini-program"],
+        )  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return _check_tracked(diff, params["number"])
@@ -687,12 +762,18 @@ class ParcelStatus(MessengerTemplate):
         parcel = rng.choice(list(_mini_content(world, "parcels")["parcels"][:4]))
         return {"number": str(parcel["id"]), "status": str(parcel["status"])}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"快递{params['number']}现在是什么状态？在微信「裹裹快递」里看看",
-            en=f"What is the status of the parcel {params['number']}? Check the "
-            "裹裹快递 mini-program in WeChat",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        number = params["number"]
+        return phrased(
+            zh=[f"快递{number}现在是什么状态？在微信「裹裹快递」里看看",
+                f"用微信「裹裹快递」查一下快递{number}的当前状态",
+                f"我的快递{number}到哪一步了？去微信「裹裹快递」看下状态"],
+            en=[f"What is the status of the parcel {number}? Check the 裹裹快递 mini-program in "
+                "WeChat",
+                f"Use the 裹裹快递 mini-program in WeChat to check the current status of the "
+                f"parcel {number}",
+                f"Find out the status of the parcel {number} in WeChat's 裹裹快递 mini-program"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return Text([params["status"]], others=STATUSES, what="status")
@@ -720,12 +801,19 @@ class ParcelPickupCode(MessengerTemplate):
         parcel = rng.choice(waiting)
         return {"number": str(parcel["id"]), "code": str(parcel["pickup_code"])}
 
-    def instruction(self, params: Params) -> Instruction:
-        return Instruction(
-            zh=f"快递{params['number']}到驿站了，取件码是多少？用微信「裹裹快递」查",
-            en=f"The parcel {params['number']} is waiting at the pick-up point. What "
-            "is its pick-up code? Look it up in 裹裹快递 in WeChat",
-        )
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        number = params["number"]
+        return phrased(
+            zh=[f"快递{number}到驿站了，取件码是多少？用微信「裹裹快递」查",
+                f"用微信「裹裹快递」查一下快递{number}的取件码，它已经到驿站了",
+                f"快递{number}在驿站等着取，帮我在微信「裹裹快递」里找到取件码"],
+            en=[f"The parcel {number} is waiting at the pick-up point. What is its pick-up code? "
+                "Look it up in 裹裹快递 in WeChat",
+                f"Look up the pick-up code of the parcel {number} in 裹裹快递 in WeChat; it's at "
+                "the pick-up point",
+                f"What's the pick-up code for the parcel {number}, which has arrived at the "
+                "pick-up point? Check 裹裹快递 in WeChat"],
+        )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         return dashed_code(params["code"])
