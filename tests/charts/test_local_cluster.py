@@ -241,7 +241,7 @@ def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster, tmp_path: P
         again = _secret(cluster, f"{RELEASE}-phonebuddy-nats-users")
         assert again == users  # generated credentials survive an upgrade
     except BaseException:
-        sys.stderr.write(cluster.pod_log_tail())
+        sys.stderr.write(cluster.pod_log_tail() + "\n" + cluster.pod_states())
         raise
     cluster.helm("uninstall", RELEASE, "--wait", "--timeout", "3m")
 

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -63,8 +64,9 @@ HOME_CALL = f"<tool_call>\n{to_tool_call_json(SystemButton(button='Home'))}\n</t
 
 @dataclass
 class Judging:
-    """What the scripted judge model answers: per instruction substring, the items that fail
-    (all pass by default) or `None` for an unusable answer."""
+    """What the scripted judge model answers: per pattern found in the request (a regular
+    expression, any case: the task's wording varies with its seed), the items that fail (all
+    pass by default) or `None` for an unusable answer."""
 
     failing: dict[str, list[str] | None] = field(default_factory=dict)
     items: tuple[str, ...] = ("task_done", "no_side_effects")
@@ -76,8 +78,8 @@ class Judging:
             return ScriptedReply.json_object({"items": items})
         text = request.text()
         failing: list[str] | None = []
-        for needle, items in self.failing.items():
-            if needle in text:
+        for pattern, items in self.failing.items():
+            if re.search(pattern, text, re.IGNORECASE):
                 failing = items
         if failing is None:
             return ScriptedReply.text("I cannot tell, sorry.")

@@ -218,7 +218,7 @@ async def test_real_groups_with_spares_keep_the_first_g(rig: Rig) -> None:
 
 
 async def test_judge_passes_only_when_every_item_passes_and_errors_never_succeed(rig: Rig) -> None:
-    rig.judging.failing = {"wallet": ["no_side_effects"], "Pin": None}
+    rig.judging.failing = {"wallet": ["no_side_effects"], r"\bpin": None}
     try:
         request = rig.request(
             "judged", tasks=TaskSelection(template_ids=("settings.toggle", "wallet.balance",

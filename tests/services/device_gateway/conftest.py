@@ -22,9 +22,14 @@ from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.service.app import WorldService
 from phonebuddy.phoneworld.service.app import create_app as create_world_app
 from phonebuddy.phoneworld.service.settings import WorldSettings
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.registry import get_template
-from phonebuddy.phoneworld.tasks.runner import TaskInstance, evaluate, instantiate, start
+from phonebuddy.phoneworld.tasks.runner import (
+    TaskInstance,
+    evaluate,
+    instantiate,
+    run_oracle,
+    start,
+)
 from phonebuddy.phoneworld.world import World, default_world
 from phonebuddy.protocol import Action, Answer, Source, TaskSpec
 from phonebuddy.protocol import env as m
@@ -198,10 +203,7 @@ def record_oracle(
     device = Device(world)
     instance = instantiate(template, world, seed)
     start(device, instance)
-    actions = []
-    for action in template.solve(OracleUI(device), instance.params):
-        device.act(action)
-        actions.append(action)
+    actions, _ = run_oracle(device, template, instance.params)  # past any friction too
     return instance, actions
 
 

@@ -59,7 +59,7 @@ def test_devices_lists_what_the_gateway_would_drive(
             "--serial", addresses[0], "--serial", addresses[1],
         ])  # fmt: skip
     assert result.exit_code == 0, result.output
-    described = json.loads(result.output)
+    described = json.loads(result.stdout)  # the JSON; logs go to stderr
     assert described["adb_server_reachable"]
     devices = {d["serial"]: d for d in described["devices"]}
     assert set(devices) == set(addresses)
@@ -70,7 +70,7 @@ def test_devices_lists_what_the_gateway_would_drive(
 def test_devices_says_when_the_adb_server_is_unreachable() -> None:
     result = runner.invoke(app, ["gateway", "devices", "--adb-server", f"127.0.0.1:{free_port()}"])
     assert result.exit_code == 1
-    assert json.loads(result.output)["adb_server_reachable"] is False
+    assert json.loads(result.stdout)["adb_server_reachable"] is False
 
 
 async def test_serving_process_survives_a_phoneworld_process_that_stops(

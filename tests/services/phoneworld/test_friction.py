@@ -7,7 +7,7 @@ import pytest
 
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.system.friction import SPLASH_SECONDS, plan
+from phonebuddy.phoneworld.system.friction import SPLASH_SECONDS
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.registry import all_templates
 from phonebuddy.phoneworld.tasks.runner import (
@@ -23,6 +23,10 @@ from phonebuddy.protocol import Click, Wait
 
 SHOP = "com.pw.shop"
 SEEDS = range(40)
+
+
+def plan(world: World, seed: int) -> dict[str, list[str]]:
+    return Device(world).friction_plan(seed)
 
 
 def _seed_with(world: World, package: str, kinds: list[str]) -> int:

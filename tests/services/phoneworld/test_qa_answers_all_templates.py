@@ -156,6 +156,15 @@ def natural_answers(expected: Expectation) -> list[str]:
                 f"{number.lower()} {spoken_zh(hour, minute)}开",
                 f"Train {number}, leaving at {twelve_hour(hour, minute)}",
             ]
+        case Together(parts=(YesNo() as rain, Text() as weather)):
+            rains = True in rain.accepted
+            said = (
+                ["会下雨", "会", "Yes, it will rain:"]
+                if rains
+                else ["不会下雨", "不会", "No, it won't rain;"]
+            )
+            return [f"{said[0]}，{weather.forms[0]}", f"{said[1]}，天气是{weather.forms[-1]}",
+                    f"{said[2]} {weather.forms[0]}."]  # fmt: skip
         case Date():
             ((month, day),) = expected.accepted
             return [f"{month}月{day}日", f"{month}/{day}", f"{MONTHS[month - 1]} {day}"]

@@ -13,9 +13,8 @@ from phonebuddy.bus import Bus, NatsSettings, RemoteError, connect
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.service.app import create_app
 from phonebuddy.phoneworld.service.settings import WorldSettings
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.registry import get_template
-from phonebuddy.phoneworld.tasks.runner import instantiate, start
+from phonebuddy.phoneworld.tasks.runner import instantiate, run_oracle, start
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, ErrorCode, Source, TaskSpec
 from phonebuddy.protocol import env as m
@@ -59,10 +58,7 @@ def oracle_actions(world: World, template_id: str, seed: int) -> tuple[TaskSpec,
     device = Device(world)
     instance = instantiate(template, world, seed)
     start(device, instance)
-    actions = []
-    for action in template.solve(OracleUI(device), instance.params):
-        device.act(action)
-        actions.append(action)
+    actions, _ = run_oracle(device, template, instance.params)  # past any friction too
     return instance.spec, actions
 
 

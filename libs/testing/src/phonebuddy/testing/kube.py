@@ -290,6 +290,22 @@ class LocalCluster:
                 texts.append(f"--- {folder.name}/{path.name}\n" + "\n".join(content))
         return "\n".join(texts)
 
+    def pod_states(self) -> str:
+        """Every container's restarts and why its last run ended (OOMKilled, Error...), and the
+        cluster's warning events (failed probes, kills): what the logs cannot say."""
+        found = self.kubectl("get", "pods", "-A", "-o", "json", check=False)
+        lines = []
+        for pod in json.loads(found.stdout or '{"items": []}')["items"]:
+            for status in pod.get("status", {}).get("containerStatuses", []):
+                ended = status.get("lastState", {}).get("terminated") or {}
+                reason, code = ended.get("reason", "-"), ended.get("exitCode", "-")
+                name = f"{pod['metadata']['name']}/{status['name']}"
+                restarts = status.get("restartCount", 0)
+                lines.append(f"{name}: restarts {restarts}, last ended {reason} (exit {code})")
+        events = self.kubectl("get", "events", "-A", "--field-selector", "type=Warning",
+                              check=False)  # fmt: skip
+        return "\n".join(["--- pod states", *lines, "--- warning events", events.stdout])
+
     def _remove_pod_logs(self) -> None:
         for folder in self._own_log_folders():
             subprocess.run(["rm", "-rf", str(folder)], check=False)

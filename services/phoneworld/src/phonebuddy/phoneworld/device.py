@@ -11,7 +11,6 @@ from phonebuddy.phoneworld.clock import EPOCH_START, SECONDS_PER_ACTION
 from phonebuddy.phoneworld.interaction import Interaction, NoOp
 from phonebuddy.phoneworld.state import Doc, clone
 from phonebuddy.phoneworld.system import friction, shell
-from phonebuddy.phoneworld.system.friction import plan as friction_plan
 from phonebuddy.phoneworld.ui.render import encode, render
 from phonebuddy.phoneworld.ui.tree import to_ui_node
 from phonebuddy.phoneworld.ui.widgets import Node
@@ -114,10 +113,17 @@ class Device:
                 "toast": None,
                 "launcher": {"drawer": False},
                 "scroll": {},
-                "friction": friction_plan(self.world, seed) if friction else {},
+                "friction": self.friction_plan(seed) if friction else {},
             },
         }
         self._changed()
+
+    def friction_plan(self, seed: int) -> dict[str, list[str]]:
+        """The splash screens and pop-ups each app shows in the episode of `seed`."""
+        world = self.world
+        return friction.plan(
+            world.apps, lambda package: seeded_rng("friction", world.seed, seed, package)
+        )
 
     def snapshot(self) -> Doc:
         return clone(self.state)

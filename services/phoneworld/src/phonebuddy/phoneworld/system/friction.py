@@ -11,6 +11,8 @@ agent only has to learn to get past it. Devices have it only when reset with `fr
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +31,9 @@ from phonebuddy.phoneworld.ui.widgets import (
 )
 
 if TYPE_CHECKING:
+    from phonebuddy.phoneworld.app import App
     from phonebuddy.phoneworld.device import Device
     from phonebuddy.phoneworld.interaction import Interaction
-    from phonebuddy.phoneworld.world import World
 
 SPLASH_SECONDS = 5
 """A splash ends by itself once the clock passes this (two actions of 3 s, or a wait)."""
@@ -61,13 +63,12 @@ class Friction:
 NONE = Friction()
 
 
-def plan(world: World, seed: int) -> dict[str, list[str]]:
-    """For each app, the friction it shows in the episode of `seed`, in order."""
-    from phonebuddy.phoneworld.world import seeded_rng
-
+def plan(apps: Iterable[App], rng_of: Callable[[str], random.Random]) -> dict[str, list[str]]:
+    """For each app, the friction it shows in an episode, in order; `rng_of(package)` is the
+    episode's generator for that app (seeded by world seed, task seed and package)."""
     planned: dict[str, list[str]] = {}
-    for app in world.apps:
-        rng = seeded_rng("friction", world.seed, seed, app.package)
+    for app in apps:
+        rng = rng_of(app.package)
         kinds = []
         if app.friction.splash is not None and rng.random() < SPLASH_CHANCE:
             kinds.append("splash")

@@ -364,29 +364,35 @@ class RainOnWeekday(WeatherTemplate):
         }
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        # A bare yes/no would pay a guesser half the time: the answer names the forecast too.
         day_zh, day_en = f"周{WEEKDAYS[params['weekday']]}", EN_WEEKDAYS[params["weekday"]]
         name, en = params["name"], params["en"]
         return phrased(
-            zh=[f"接下来7天里的{day_zh}，{name}会下雨吗？",
-                f"接下来7天内，{name}{day_zh}那天下不下雨？",
-                f"帮我看看{name}在接下来7天里的{day_zh}会不会下雨"],
-            en=[f"Will it rain in {name} ({en}) on {day_en} (within the next 7 days)?",
-                f"Is rain forecast in {name} ({en}) for {day_en}, within the next 7 days?",
+            zh=[f"接下来7天里的{day_zh}，{name}会下雨吗？说出会不会，以及那天的天气",
+                f"接下来7天内，{name}{day_zh}那天下不下雨？告诉我天气预报是什么",
+                f"帮我看看{name}在接下来7天里的{day_zh}会不会下雨，并说一下那天是什么天气"],
+            en=[f"Will it rain in {name} ({en}) on {day_en} (within the next 7 days)? Say yes "
+                "or no and what the forecast for that day is",
+                f"Is rain forecast in {name} ({en}) for {day_en}, within the next 7 days? Tell me "
+                "the day's forecast too",
                 f"Check whether it will rain in {name} ({en}) on the coming {day_en} (within the "
-                "next 7 days)"],
+                "next 7 days), and name that day's weather"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return YesNo(params["rain"])
+        day, _, night = params["weather"].partition("转")
+        weather = Text([params["weather"], day], others=KINDS, also=[night] if night else [],
+                       what="weather")  # fmt: skip
+        return Together(YesNo(params["rain"]), weather)
 
     def wrong_answer(self, params: Params) -> str:
-        return "不会下雨" if params["rain"] else "会下雨"
+        return f"{'不会下雨' if params['rain'] else '会下雨'}，{params['weather']}"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_city(ui, params)
         yield from scroll_to_week(ui)
         shown = shown_weather(ui, week_row(ui, params["weekday"]))
-        yield Answer(text="会下雨" if "雨" in shown else "不会下雨")
+        yield Answer(text=f"{'会下雨' if '雨' in shown else '不会下雨'}，{shown}")
 
 
 class AirQualityNow(WeatherTemplate):
