@@ -97,7 +97,7 @@ def memorize(base: Path, teacher: TeacherRun, out: Path) -> str:
             "--preset", "tiny-cpu", "--base", str(base), "--store", teacher.store_url,
             "--run", teacher.run_id, "--output", f"local:{out}",
             "--set", "data.validation_fraction=0", "--set", "optim.global_batch_rows=2",
-            "--set", "train.max_steps=70", "--set", "optim.lr=4e-3", "--set", "optim.min_lr=1e-3",
+            "--set", "train.max_steps=100", "--set", "optim.lr=4e-3", "--set", "optim.min_lr=1e-3",
             "--set", "optim.warmup_steps=1", "--set", "checkpoint.every_steps=1000",
         ],
     )  # fmt: skip
@@ -110,7 +110,7 @@ def memorize(base: Path, teacher: TeacherRun, out: Path) -> str:
 
 @pytest.fixture(scope="session")
 def memorized(tmp_path_factory: pytest.TempPathFactory, tiny_checkpoint: Path) -> Memorized:
-    """The tiny model SFT-ed (70 steps, ~2 min) on one oracle episode of settings.toggle."""
+    """The tiny model SFT-ed (100 steps, ~2.5 min) on one oracle episode of settings.toggle."""
     root = tmp_path_factory.mktemp("memorized")
     teacher = asyncio.run(
         write_run(root / "teacher", "memo", [MEMORIZED_TEMPLATE], [MEMORIZED_SEED])
