@@ -233,9 +233,9 @@ def place(device: Device, area: Rect) -> Node | None:
         widget = _permission(device, overlay)
     else:
         widget = _text_menu(overlay)
-    lc = LayoutContext(scale=device.scale, package=SYSTEM_PACKAGE)
-    if kind == "popup":  # the app's own dialog, with the app's ids
-        lc = LayoutContext(scale=device.scale, package=overlay["package"])
+    # A pop-up is the app's own dialog, with the app's ids; the rest belong to the system.
+    package = overlay["package"] if kind == "popup" else SYSTEM_PACKAGE
+    lc = LayoutContext(scale=device.scale, package=package)
     node = widget.place_overlay(lc, area)
     node.z = 6
     node.package = lc.package

@@ -21,7 +21,7 @@ from phonebuddy.phoneworld.apps.messages.tasks import address_book, sent_message
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Number, check_written
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
-from phonebuddy.phoneworld.tasks.cross_app.steps import paste_into
+from phonebuddy.phoneworld.tasks.cross_app.steps import paste_into_new_note
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -378,11 +378,7 @@ class NoteTotal(WritesValue):
         yield ui.back()
         yield from calculate(ui, "+".join(amounts))
         yield ui.tap("copy_result")
-        yield ui.open("备忘录")
-        yield ui.tap("new_note")
-        yield from ui.type_into("title", params["title"])
-        yield from paste_into(ui, "body")
-        yield ui.tap("save")
+        yield from paste_into_new_note(ui, params["title"])
 
 
 class SplitBill(WritesValue):

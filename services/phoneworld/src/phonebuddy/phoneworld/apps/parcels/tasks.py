@@ -26,7 +26,7 @@ from phonebuddy.phoneworld.apps.parcels.app import (
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, dashed_code
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
-from phonebuddy.phoneworld.tasks.cross_app.steps import copy_text, paste_into
+from phonebuddy.phoneworld.tasks.cross_app.steps import copy_text, paste_into, paste_into_new_note
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.expect import NOTES_LIST, WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -444,11 +444,7 @@ class CodeToNote(WritesValue):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_parcel(ui, params["shop"])
         yield from copy_text(ui, "pickup_code")
-        yield ui.open("备忘录")
-        yield ui.tap("new_note")
-        yield from ui.type_into("title", params["title"])
-        yield from paste_into(ui, "body")
-        yield ui.tap("save")
+        yield from paste_into_new_note(ui, params["title"])
 
 
 class DeleteParcel(TaskTemplate):

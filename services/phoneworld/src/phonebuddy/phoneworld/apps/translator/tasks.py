@@ -26,7 +26,7 @@ from phonebuddy.phoneworld.apps.translator.app import (
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, normalize
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
-from phonebuddy.phoneworld.tasks.cross_app.steps import paste_into
+from phonebuddy.phoneworld.tasks.cross_app.steps import paste_into, paste_into_new_note
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -444,11 +444,7 @@ class EnglishToNote(TaskTemplate):
         yield from open_translator(ui)
         yield from translate(ui, params["source"], ZH_EN)
         yield ui.tap("copy")
-        yield ui.open("备忘录")
-        yield ui.tap("new_note")
-        yield from ui.type_into("title", params["title"])
-        yield from paste_into(ui, "body")
-        yield ui.tap("save")
+        yield from paste_into_new_note(ui, params["title"])
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (

@@ -41,6 +41,15 @@ def paste_into(ui: OracleUI, field: str) -> Iterator[Action]:
     yield ui.tap(MENU_PASTE)
 
 
+def paste_into_new_note(ui: OracleUI, title: str) -> Iterator[Action]:
+    """Open 备忘录 and save a new note titled `title` whose body is the clipboard."""
+    yield ui.open("备忘录")
+    yield ui.tap("new_note")
+    yield from ui.type_into("title", title)
+    yield from paste_into(ui, "body")
+    yield ui.tap("save")
+
+
 # -- WeChat friends ------------------------------------------------------------------------------
 
 
