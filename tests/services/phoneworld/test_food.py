@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from phonebuddy.phoneworld import testing
-from phonebuddy.phoneworld.apps.food.app import FOOD_PACKAGE, is_open
+from phonebuddy.phoneworld.apps.food.base import FOOD_PACKAGE, is_open
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import CallTool, Wait

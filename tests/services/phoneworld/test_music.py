@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from phonebuddy.phoneworld import testing
-from phonebuddy.phoneworld.apps.music.app import MUSIC, PLAYLIST_NAMES
+from phonebuddy.phoneworld.apps.music.base import MUSIC, PLAYLIST_NAMES
 from phonebuddy.phoneworld.apps.music.tasks import NEW_NAMES
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.world import World

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from phonebuddy.phoneworld import testing
-from phonebuddy.phoneworld.apps.travel.app import TRAVEL_PACKAGE, refund_fee_cents
+from phonebuddy.phoneworld.apps.travel.base import TRAVEL_PACKAGE, refund_fee_cents
 from phonebuddy.phoneworld.apps.travel.content import seats_left
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.world import World

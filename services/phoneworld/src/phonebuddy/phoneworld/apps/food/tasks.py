@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from phonebuddy.phoneworld.apps.food.app import (
+from phonebuddy.phoneworld.apps.food.base import (
     FOOD_PACKAGE,
     WELCOME_COUPON,
     cart_key,
@@ -19,13 +19,7 @@ from phonebuddy.phoneworld.apps.food.app import (
     order_item,
     spec_of,
 )
-from phonebuddy.phoneworld.apps.food.content import (
-    ADDRESSES,
-    PEOPLE,
-    REMARKS,
-    TAGS,
-    phone_number,
-)
+from phonebuddy.phoneworld.apps.food.content import ADDRESSES, PEOPLE, REMARKS, TAGS, phone_number
 from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.messenger.app import PACKAGE, WALLET
+from phonebuddy.phoneworld.apps.messenger.base import PACKAGE, WALLET
 from phonebuddy.phoneworld.apps.messenger.content import ME
 from phonebuddy.phoneworld.apps.messenger.miniprograms import PROGRAMS
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate

@@ -8,7 +8,7 @@ renderer, hit-testing and the UI tree treat them like any other widget.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -37,9 +37,7 @@ BUBBLE_PADDING = 28
 Align = Literal["left", "center", "right"]
 
 
-def _avatar_node(
-    lc: LayoutContext, rect: Rect, clip: Rect | None, label: str, color: Color
-) -> Node:
+def avatar_node(lc: LayoutContext, rect: Rect, clip: Rect | None, label: str, color: Color) -> Node:
     side = rect[2] - rect[0]
     return make_node(
         "avatar",
@@ -55,7 +53,7 @@ def _avatar_node(
     )
 
 
-def _text_node(
+def text_node(
     lc: LayoutContext,
     rect: Rect,
     clip: Rect | None,
@@ -113,7 +111,7 @@ class NavBar(Widget):
         # Centred on the screen, clear of the wider side.
         margin = max(x + width - right, side + lc.px(16))
         title_rect = (x + margin, top, x + width - margin, top + side)
-        title = _text_node(
+        title = text_node(
             lc,
             title_rect,
             clip,
@@ -146,7 +144,7 @@ class Avatar(Widget):
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
         side = min(width, lc.px(self.size))
-        node = _avatar_node(lc, (x, y, x + side, y + side), clip, self.label, self.color)
+        node = avatar_node(lc, (x, y, x + side, y + side), clip, self.label, self.color)
         node.resource_id = lc.rid(self.id)
         node.desc = self.label
         node.on_tap = self.on_tap
@@ -175,7 +173,7 @@ class ChatRow(Widget):
         pad, side = lc.px(36), lc.px(124)
         top = y + (height - side) // 2
         children = [
-            _avatar_node(
+            avatar_node(
                 lc,
                 (x + pad, top, x + pad + side, top + side),
                 clip,
@@ -207,7 +205,7 @@ class ChatRow(Widget):
         time_width = text_width(self.time, lc.px(32)) + lc.px(8)
         title_top = y + lc.px(38)
         children.append(
-            _text_node(
+            text_node(
                 lc,
                 (right - time_width, title_top, right, title_top + lc.px(56)),
                 clip,
@@ -218,7 +216,7 @@ class ChatRow(Widget):
             )
         )
         children.append(
-            _text_node(
+            text_node(
                 lc,
                 (text_left, title_top, right - time_width - lc.px(16), title_top + lc.px(66)),
                 clip,
@@ -228,7 +226,7 @@ class ChatRow(Widget):
         )
         preview_top = title_top + lc.px(72)
         children.append(
-            _text_node(
+            text_node(
                 lc,
                 (text_left, preview_top, right, preview_top + lc.px(56)),
                 clip,
@@ -258,230 +256,6 @@ class ChatRow(Widget):
             children=children,
             fill=theme.SURFACE,
         )
-
-
-@dataclass(slots=True)
-class _MessageLayout:
-    """Where a message's avatar goes, and the left and top of its bubble (under the sender's
-    name in a group)."""
-
-    avatar: Rect
-    bubble_left: int
-    top: int
-
-
-def _message_layout(
-    lc: LayoutContext, x: int, y: int, width: int, mine: bool, sender: str, content_width: int
-) -> _MessageLayout:
-    pad, side, gap = lc.px(32), lc.px(110), lc.px(22)
-    avatar_left = x + width - pad - side if mine else x + pad
-    top = y + lc.px(20)
-    bubble_top = top + (lc.px(48) if sender and not mine else 0)
-    bubble_left = avatar_left - gap - content_width if mine else avatar_left + side + gap
-    return _MessageLayout(
-        (avatar_left, top, avatar_left + side, top + side), bubble_left, bubble_top
-    )
-
-
-def _max_bubble_width(lc: LayoutContext, width: int) -> int:
-    return width - 2 * (lc.px(32) + lc.px(110) + lc.px(22)) - lc.px(90)
-
-
-@dataclass(slots=True)
-class MessageBubble(Widget):
-    """One chat message: the avatar on its side, a bubble sized to the text (green for mine).
-    The bubble is a text node, so long-pressing it offers the system's copy menu."""
-
-    text: str
-    mine: bool
-    avatar_label: str
-    avatar_color: Color
-    id: str
-    sender: str = ""
-    on_avatar: Handler | None = None
-
-    def _lines(self, lc: LayoutContext, width: int) -> tuple[tuple[str, ...], int, int]:
-        """The wrapped lines, and the bubble's width and height."""
-        pad = lc.px(BUBBLE_PADDING)
-        lines = wrap(self.text, lc.px(44), False, _max_bubble_width(lc, width) - 2 * pad, 60)
-        inner = max((text_width(line, lc.px(44)) for line in lines), default=0)
-        height = len(lines) * line_height(lc.px(44)) + 2 * pad
-        return lines, max(inner, lc.px(20)) + 2 * pad, height
-
-    def measure(self, lc: LayoutContext, width: int) -> int:
-        _, bubble_width, bubble_height = self._lines(lc, width)
-        layout = _message_layout(lc, 0, 0, width, self.mine, self.sender, bubble_width)
-        return max(layout.avatar[3], layout.top + bubble_height) + lc.px(20)
-
-    def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        lines, bubble_width, bubble_height = self._lines(lc, width)
-        layout = _message_layout(lc, x, y, width, self.mine, self.sender, bubble_width)
-        avatar = _avatar_node(lc, layout.avatar, clip, self.avatar_label, self.avatar_color)
-        avatar.on_tap, avatar.clickable = self.on_avatar, self.on_avatar is not None
-        children = [avatar]
-        if self.sender and not self.mine:
-            children.append(
-                _text_node(
-                    lc,
-                    (layout.bubble_left, layout.avatar[1], x + width, layout.avatar[1] + lc.px(44)),
-                    clip,
-                    self.sender,
-                    size=lc.px(32),
-                    color=theme.TEXT_SECONDARY,
-                )
-            )
-        bubble = (
-            layout.bubble_left,
-            layout.top,
-            layout.bubble_left + bubble_width,
-            layout.top + bubble_height,
-        )
-        children.append(
-            make_node(
-                "text",
-                lc,
-                bubble,
-                clip,
-                resource_id=lc.rid(self.id),
-                text=self.text,
-                lines=lines,
-                fill=BUBBLE_GREEN if self.mine else theme.SURFACE,
-                radius=lc.px(14),
-                text_size=lc.px(44),
-                padding=lc.px(BUBBLE_PADDING),
-            )
-        )
-        height = self.measure(lc, width)
-        return make_node("row", lc, (x, y, x + width, y + height), clip, children=children)
-
-
-@dataclass(slots=True)
-class CardBubble(Widget):
-    """A shared link or a mini-program card in a chat: a white card with a title, a line of
-    description and a footer naming what it is; tapping it opens it."""
-
-    title: str
-    description: str
-    footer: str
-    mine: bool
-    avatar_label: str
-    avatar_color: Color
-    on_tap: Handler | None
-    id: str
-    sender: str = ""
-    accent: Color = WECHAT_GREEN
-
-    def _width(self, lc: LayoutContext, width: int) -> int:
-        return min(lc.px(640), _max_bubble_width(lc, width))
-
-    def _content_height(self, lc: LayoutContext, width: int) -> int:
-        inner = self._width(lc, width) - 2 * lc.px(30)
-        title_lines = wrap(self.title, lc.px(42), True, inner, 2)
-        desc_lines = wrap(self.description, lc.px(36), False, inner, 2) if self.description else ()
-        return (
-            lc.px(26)
-            + len(title_lines) * line_height(lc.px(42))
-            + len(desc_lines) * line_height(lc.px(36))
-            + lc.px(30)
-            + lc.px(70)
-        )
-
-    def measure(self, lc: LayoutContext, width: int) -> int:
-        layout = _message_layout(lc, 0, 0, width, self.mine, self.sender, self._width(lc, width))
-        return max(layout.avatar[3], layout.top + self._content_height(lc, width)) + lc.px(20)
-
-    def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        card_width = self._width(lc, width)
-        layout = _message_layout(lc, x, y, width, self.mine, self.sender, card_width)
-        children = [_avatar_node(lc, layout.avatar, clip, self.avatar_label, self.avatar_color)]
-        if self.sender and not self.mine:
-            children.append(
-                _text_node(
-                    lc,
-                    (layout.bubble_left, layout.avatar[1], x + width, layout.avatar[1] + lc.px(44)),
-                    clip,
-                    self.sender,
-                    size=lc.px(32),
-                    color=theme.TEXT_SECONDARY,
-                )
-            )
-        left, pad = layout.bubble_left, lc.px(30)
-        inner = card_width - 2 * pad
-        cursor = layout.top + lc.px(26)
-        parts = []
-        title_lines = wrap(self.title, lc.px(42), True, inner, 2)
-        title_bottom = cursor + len(title_lines) * line_height(lc.px(42))
-        parts.append(
-            _text_node(
-                lc,
-                (left + pad, cursor, left + pad + inner, title_bottom),
-                clip,
-                self.title,
-                size=lc.px(42),
-                bold=True,
-                max_lines=2,
-            )
-        )
-        cursor = title_bottom
-        if self.description:
-            desc_lines = wrap(self.description, lc.px(36), False, inner, 2)
-            desc_bottom = cursor + len(desc_lines) * line_height(lc.px(36))
-            parts.append(
-                _text_node(
-                    lc,
-                    (left + pad, cursor, left + pad + inner, desc_bottom),
-                    clip,
-                    self.description,
-                    size=lc.px(36),
-                    color=theme.TEXT_SECONDARY,
-                    max_lines=2,
-                )
-            )
-            cursor = desc_bottom
-        cursor += lc.px(20)
-        parts.append(
-            make_node(
-                "divider",
-                lc,
-                (left + pad, cursor, left + card_width - pad, cursor + 1),
-                clip,
-                fill=theme.DIVIDER,
-            )
-        )
-        footer_top = cursor + lc.px(12)
-        parts.append(
-            _text_node(
-                lc,
-                (left + pad, footer_top, left + card_width - pad, footer_top + lc.px(50)),
-                clip,
-                self.footer,
-                size=lc.px(32),
-                color=self.accent,
-            )
-        )
-        card_rect = (
-            left,
-            layout.top,
-            left + card_width,
-            layout.top + self._content_height(lc, width),
-        )
-        children.append(
-            make_node(
-                "card",
-                lc,
-                card_rect,
-                clip,
-                resource_id=lc.rid(self.id),
-                desc=self.title,
-                children=parts,
-                on_tap=self.on_tap,
-                clickable=self.on_tap is not None,
-                fill=theme.SURFACE,
-                radius=lc.px(14),
-            )
-        )
-        height = self.measure(lc, width)
-        return make_node("row", lc, (x, y, x + width, y + height), clip, children=children)
 
 
 @dataclass(slots=True)
@@ -566,7 +340,7 @@ class MiniProgramBar(Widget):
             )
         )
         margin = capsule_w + lc.px(40)
-        title = _text_node(
+        title = text_node(
             lc,
             (x + margin, top, x + width - margin, top + side),
             clip,
@@ -580,114 +354,6 @@ class MiniProgramBar(Widget):
         children.append(title)
         return make_node(
             "app_bar", lc, (x, y, x + width, y + height), clip, children=children, fill=self.fill
-        )
-
-
-@dataclass(slots=True)
-class SeatMap(Widget):
-    """A cinema hall as a grid of seat chips under the screen; sold seats cannot be chosen.
-    Each seat's text is "5排6座", the way tickets name it."""
-
-    rows: int
-    columns: int
-    sold: frozenset[str]
-    selected: frozenset[str]
-    on_seat: Callable[[str], Handler]
-
-    @staticmethod
-    def seat_name(row: int, column: int) -> str:
-        return f"{row}排{column}座"
-
-    def _cell(self, lc: LayoutContext, width: int) -> int:
-        return min(lc.px(82), (width - lc.px(90)) // self.columns)
-
-    def measure(self, lc: LayoutContext, width: int) -> int:
-        return lc.px(110) + self.rows * self._cell(lc, width) + lc.px(20)
-
-    def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
-        cell = self._cell(lc, width)
-        grid_left = x + lc.px(90) + (width - lc.px(90) - cell * self.columns) // 2
-        screen_rect = (
-            grid_left + cell,
-            y + lc.px(10),
-            grid_left + cell * (self.columns - 1),
-            y + lc.px(70),
-        )
-        children = [
-            make_node(
-                "text",
-                lc,
-                screen_rect,
-                clip,
-                text="银幕中央",
-                lines=("银幕中央",),
-                fill=(220, 220, 220),
-                radius=lc.px(30),
-                text_size=lc.px(32),
-                text_color=theme.TEXT_SECONDARY,
-                align="center",
-                padding=(lc.px(60) - line_height(lc.px(32))) // 2,
-            )
-        ]
-        top = y + lc.px(110)
-        gap = max(2, lc.px(10))
-        for row in range(1, self.rows + 1):
-            row_top = top + (row - 1) * cell
-            children.append(
-                _text_node(
-                    lc,
-                    (x, row_top, x + lc.px(70), row_top + cell),
-                    clip,
-                    str(row),
-                    size=lc.px(32),
-                    color=theme.TEXT_SECONDARY,
-                    align="center",
-                )
-            )
-            for column in range(1, self.columns + 1):
-                children.append(self._seat(lc, row, column, grid_left, row_top, cell, gap, clip))
-        return make_node(
-            "wrap",
-            lc,
-            (x, y, x + width, y + self.measure(lc, width)),
-            clip,
-            children=children,
-            resource_id=lc.rid("seat_map"),
-        )
-
-    def _seat(
-        self,
-        lc: LayoutContext,
-        row: int,
-        column: int,
-        grid_left: int,
-        row_top: int,
-        cell: int,
-        gap: int,
-        clip: Rect | None,
-    ) -> Node:
-        name = self.seat_name(row, column)
-        left = grid_left + (column - 1) * cell
-        rect = (left + gap // 2, row_top + gap // 2, left + cell - gap // 2, row_top + cell - gap)
-        sold, chosen = name in self.sold, name in self.selected
-        fill = SEAT_SOLD if sold else (WECHAT_GREEN if chosen else theme.SURFACE)
-        return make_node(
-            "chip",
-            lc,
-            rect,
-            clip,
-            resource_id=lc.rid(f"seat_{row}_{column}"),
-            text=name,
-            desc="已售" if sold else ("已选" if chosen else "可选"),
-            on_tap=None if sold else self.on_seat(name),
-            clickable=not sold,
-            enabled=not sold,
-            checkable=True,
-            checked=chosen,
-            selected=chosen,
-            fill=fill,
-            outline=None if sold or chosen else SEAT_FREE_OUTLINE,
-            radius=lc.px(10),
         )
 
 
@@ -721,7 +387,7 @@ class Tile(Widget):
             align="center",
         )
         caption_top = y + lc.px(16) + side + lc.px(14)
-        caption = _text_node(
+        caption = text_node(
             lc,
             (x, caption_top, x + width, caption_top + lc.px(56)),
             clip,
@@ -763,14 +429,14 @@ class ContactRow(Widget):
         top = y + (height - side) // 2
         text_left = x + pad + side + lc.px(32)
         children = [
-            _avatar_node(
+            avatar_node(
                 lc,
                 (x + pad, top, x + pad + side, top + side),
                 clip,
                 self.avatar_label,
                 self.avatar_color,
             ),
-            _text_node(
+            text_node(
                 lc,
                 (
                     text_left,

@@ -19,7 +19,7 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     shown_name,
 )
 from phonebuddy.phoneworld.apps.messenger.steps import content as messenger_content
-from phonebuddy.phoneworld.apps.music.app import CATALOGUE, MODE_LABELS, MODES, MUSIC
+from phonebuddy.phoneworld.apps.music.base import CATALOGUE, MODE_LABELS, MODES, MUSIC
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, TextSet
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from phonebuddy.phoneworld.apps.shop import content as catalogue
-from phonebuddy.phoneworld.apps.shop.app import PRICE_BANDS, in_band, sort_products
+from phonebuddy.phoneworld.apps.shop.base import PRICE_BANDS, in_band, sort_products
 from phonebuddy.phoneworld.apps.shop.content import (
     ORDER_STATUS,
     STATUS_SYNONYMS,

@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.travel.app import (
+from phonebuddy.phoneworld.apps.travel.base import (
     KINDS,
     PASSENGER_NAMES,
     TRAVEL_PACKAGE,

@@ -14,7 +14,7 @@ from phonebuddy.phoneworld.apps.calendar.app import CALENDAR
 from phonebuddy.phoneworld.apps.calendar.tasks import open_calendar
 from phonebuddy.phoneworld.apps.clock.app import hhmm
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, MESSAGES
-from phonebuddy.phoneworld.apps.food.app import (
+from phonebuddy.phoneworld.apps.food.base import (
     FOOD_PACKAGE,
     category_tab,
     is_open,
@@ -52,7 +52,7 @@ from phonebuddy.phoneworld.apps.ride.tasks import (
     open_ride,
     search_place,
 )
-from phonebuddy.phoneworld.apps.travel.app import PASSENGER_NAMES, TRAVEL_PACKAGE, id_number
+from phonebuddy.phoneworld.apps.travel.base import PASSENGER_NAMES, TRAVEL_PACKAGE, id_number
 from phonebuddy.phoneworld.apps.travel.content import SEAT_BY_KEY, seats_left
 from phonebuddy.phoneworld.apps.travel.tasks import (
     MAX_PRICE_CENTS,

@@ -32,7 +32,7 @@ from phonebuddy.phoneworld.apps.mail.tasks import (
     mail_params,
     open_mail,
 )
-from phonebuddy.phoneworld.apps.travel.app import TRAVEL_PACKAGE, new_train_order
+from phonebuddy.phoneworld.apps.travel.base import TRAVEL_PACKAGE, new_train_order
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import normalize
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased

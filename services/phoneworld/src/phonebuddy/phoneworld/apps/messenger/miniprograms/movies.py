@@ -15,7 +15,7 @@ from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import (
     find,
     page,
 )
-from phonebuddy.phoneworld.apps.messenger.widgets import SeatMap
+from phonebuddy.phoneworld.apps.messenger.miniprograms.seatmap import SeatMap
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.format import local_time, yuan
