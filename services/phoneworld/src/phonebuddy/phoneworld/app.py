@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from phonebuddy.phoneworld.system.friction import NONE as NO_FRICTION
 from phonebuddy.phoneworld.system.friction import Friction
 from phonebuddy.phoneworld.ui.theme import DEFAULT_THEME, AppTheme
-from phonebuddy.phoneworld.ui.widgets import Handler, Page
+from phonebuddy.phoneworld.ui.widgets import Button, Dialog, Handler, Page
 
 if TYPE_CHECKING:
     from phonebuddy.phoneworld.interaction import Interaction
@@ -185,6 +185,30 @@ class View:
     @staticmethod
     def focus(field_name: str) -> Handler:
         return lambda it: it.focus(field_name)
+
+    @classmethod
+    def confirm(
+        cls,
+        title: str,
+        on_confirm: Handler,
+        *,
+        message: str = "",
+        label: str = "确定",
+        confirm_id: str = "confirm",
+        danger: bool = False,
+        cancel_label: str = "取消",
+        cancel_id: str = "cancel",
+    ) -> Dialog:
+        """A confirmation dialog shown while the screen's `dialog` view state is set: its cancel
+        button clears that state, its other button runs `on_confirm` (which closes it)."""
+        return Dialog(
+            title,
+            message=message,
+            buttons=[
+                Button(cancel_label, cls.set_ui("dialog", None), id=cancel_id, style="secondary"),
+                Button(label, on_confirm, id=confirm_id, style="danger" if danger else "primary"),
+            ],
+        )
 
     def on_select(self, key: str) -> Callable[[str], Handler]:
         """For Tabs: selecting a tab stores its id under `key` in this screen's view state."""

@@ -23,7 +23,6 @@ from phonebuddy.phoneworld.ui.widgets import (
     Button,
     Chip,
     Column,
-    Dialog,
     Divider,
     IconButton,
     Page,
@@ -409,12 +408,12 @@ class Calculator(App):
             rows = [Text("暂无历史记录", color=theme.TEXT_SECONDARY, padding=40, id="empty")]
         dialog = None
         if v.ui("dialog") == "clear":
-            dialog = Dialog(
+            dialog = v.confirm(
                 "清空全部历史记录？",
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button("清空", v.do(self.clear_history), id="confirm_clear", style="danger"),
-                ],
+                v.do(self.clear_history),
+                label="清空",
+                confirm_id="confirm_clear",
+                danger=True,
             )
         return Page(
             "历史记录",

@@ -469,18 +469,13 @@ class Calendar(App):
         day = dt.date.fromisoformat(event["date"])
         dialog = None
         if v.ui("dialog") == "delete":
-            dialog = Dialog(
+            dialog = v.confirm(
                 "删除此日程？",
+                v.do(self.delete_event, event["id"]),
                 message=event["title"],
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button(
-                        "删除",
-                        v.do(self.delete_event, event["id"]),
-                        id="confirm_delete",
-                        style="danger",
-                    ),
-                ],
+                label="删除",
+                confirm_id="confirm_delete",
+                danger=True,
             )
         edit = v.go(
             "edit",

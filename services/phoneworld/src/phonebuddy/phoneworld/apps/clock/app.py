@@ -464,14 +464,12 @@ class Clock(App):
         city = next((c for c in v.content["cities"] if c["id"] == city_id), None)
         if city is None:
             return None
-        return Dialog(
+        return v.confirm(
             f"删除“{city['name']}”？",
-            buttons=[
-                Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                Button(
-                    "删除", v.do(self.remove_city, city["id"]), id="confirm_remove", style="danger"
-                ),
-            ],
+            v.do(self.remove_city, city["id"]),
+            label="删除",
+            confirm_id="confirm_remove",
+            danger=True,
         )
 
     def _timer_tab(self, v: View) -> tuple[list[Widget | None], list[IconButton]]:
@@ -623,17 +621,12 @@ class Clock(App):
                 Button("删除闹钟", v.set_ui("dialog", "delete"), id="delete_alarm", style="danger")
             )
             if v.ui("dialog") == "delete":
-                dialog = Dialog(
+                dialog = v.confirm(
                     "删除此闹钟？",
-                    buttons=[
-                        Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                        Button(
-                            "删除",
-                            v.do(self.delete_alarm, v.params["alarm_id"]),
-                            id="confirm_delete",
-                            style="danger",
-                        ),
-                    ],
+                    v.do(self.delete_alarm, v.params["alarm_id"]),
+                    label="删除",
+                    confirm_id="confirm_delete",
+                    danger=True,
                 )
         return Page(
             "添加闹钟" if creating else "编辑闹钟",

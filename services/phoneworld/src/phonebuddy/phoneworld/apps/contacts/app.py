@@ -565,15 +565,13 @@ class Contacts(App):
         )
 
     def _delete_dialog(self, v: View, contact: dict[str, Any]) -> Dialog:
-        return Dialog(
+        return v.confirm(
             "删除联系人？",
+            v.do(self.delete, contact["id"]),
             message=f"将从通讯录中删除“{contact['name']}”，此操作无法撤销。",
-            buttons=[
-                Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                Button(
-                    "删除", v.do(self.delete, contact["id"]), id="confirm_delete", style="danger"
-                ),
-            ],
+            label="删除",
+            confirm_id="confirm_delete",
+            danger=True,
         )
 
     @screen("edit")

@@ -674,18 +674,13 @@ class Gallery(App):
         if dialog == "rename_file":
             return self._name_dialog(v, "重命名文件", "file_name", v.do(self.rename_file, file_id))
         if dialog == "delete_file":
-            return Dialog(
+            return v.confirm(
                 "删除文件？",
+                v.do(self.delete_file, file_id),
                 message=f"「{record['name']}」删除后无法恢复。",
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button(
-                        "删除",
-                        v.do(self.delete_file, file_id),
-                        id="confirm_file_delete",
-                        style="danger",
-                    ),
-                ],
+                label="删除",
+                confirm_id="confirm_file_delete",
+                danger=True,
             )
         return BottomSheet(
             record["name"],
@@ -792,13 +787,13 @@ class Gallery(App):
         if dialog == "new_album":
             return self._new_album_dialog(v, self.move_selected)
         if dialog == "delete":
-            return Dialog(
+            return v.confirm(
                 f"删除选中的 {len(selected)} 张照片？",
+                v.do(self.trash_selected),
                 message=f"照片将移至「最近删除」，{TRASH_DAYS}天后永久删除。",
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button("删除", v.do(self.trash_selected), id="confirm_delete", style="danger"),
-                ],
+                label="删除",
+                confirm_id="confirm_delete",
+                danger=True,
             )
         return None
 

@@ -1099,15 +1099,13 @@ class MailApp(App):
         if dialog == "new_folder":
             return self._new_folder_dialog(v, then_move=mail["id"])
         if dialog == "purge":
-            return Dialog(
+            return v.confirm(
                 "彻底删除这封邮件？",
+                v.do(self.purge, mail["id"]),
                 message="彻底删除后将无法恢复。",
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button(
-                        "彻底删除", v.do(self.purge, mail["id"]), id="confirm_purge", style="danger"
-                    ),
-                ],
+                label="彻底删除",
+                confirm_id="confirm_purge",
+                danger=True,
             )
         return None
 

@@ -34,7 +34,6 @@ from phonebuddy.phoneworld.ui.widgets import (
     Button,
     Card,
     Column,
-    Dialog,
     IconButton,
     ListItem,
     Page,
@@ -357,18 +356,13 @@ class Messages(App):
             body.append(self._bubble(v, message))
         dialog = None
         if v.ui("dialog") == "delete":
-            dialog = Dialog(
+            dialog = v.confirm(
                 "删除此会话？",
+                v.do(self.delete_thread, thread["id"]),
                 message="会话中的全部信息将被删除。",
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button(
-                        "删除",
-                        v.do(self.delete_thread, thread["id"]),
-                        id="confirm_delete",
-                        style="danger",
-                    ),
-                ],
+                label="删除",
+                confirm_id="confirm_delete",
+                danger=True,
             )
         reply = Column(
             [

@@ -13,7 +13,6 @@ from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.widgets import (
     Button,
     Card,
-    Dialog,
     IconButton,
     Page,
     Spacer,
@@ -154,18 +153,13 @@ class LibraryScreens(MusicBase):
         songs = self.songs(v.content, playlist["songs"])
         overlay = self._overlay(v, playlist["id"])
         if v.ui("dialog") == "delete":
-            overlay = Dialog(
+            overlay = v.confirm(
                 "确定删除歌单？",
+                v.do(self.delete_playlist, playlist["id"]),
                 message=f"“{playlist['name']}”将被删除，歌单中的歌曲不会被删除。",
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button(
-                        "删除",
-                        v.do(self.delete_playlist, playlist["id"]),
-                        id="confirm_delete",
-                        style="danger",
-                    ),
-                ],
+                label="删除",
+                confirm_id="confirm_delete",
+                danger=True,
             )
         rename = v.go("edit_playlist", playlist=playlist["id"], fields={"name": playlist["name"]})
         return Page(

@@ -11,7 +11,6 @@ from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.theme import AppTheme
 from phonebuddy.phoneworld.ui.widgets import (
     Button,
-    Dialog,
     IconButton,
     ListItem,
     Page,
@@ -123,14 +122,12 @@ class Notes(App):
             return Page("备忘录", [Text("该备忘录已被删除", padding=40)], on_back=v.back())
         dialog = None
         if v.ui("dialog") == "delete":
-            dialog = Dialog(
+            dialog = v.confirm(
                 "删除这条备忘录？",
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button(
-                        "删除", v.do(self.delete, note["id"]), id="confirm_delete", style="danger"
-                    ),
-                ],
+                v.do(self.delete, note["id"]),
+                label="删除",
+                confirm_id="confirm_delete",
+                danger=True,
             )
         return Page(
             note["title"],

@@ -21,7 +21,6 @@ from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     Button,
     Card,
-    Dialog,
     IconButton,
     ListItem,
     Page,
@@ -305,23 +304,21 @@ class Parcels(App):
         remark = parcel["remark"] or "未添加备注"
         dialog = None
         if v.ui("dialog") == "delete":
-            dialog = Dialog(
+            dialog = v.confirm(
                 "删除这个包裹？",
+                v.do(self.delete, parcel["id"]),
                 message="删除后将不再提醒该包裹的物流动态。",
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button("删除", v.do(self.delete, parcel["id"]), id="confirm_delete",
-                           style="danger"),
-                ],
-            )  # fmt: skip
+                label="删除",
+                confirm_id="confirm_delete",
+                danger=True,
+            )
         elif v.ui("dialog") == "pickup" and waiting:
-            dialog = Dialog(
+            dialog = v.confirm(
                 "确认已取件？",
+                v.do(self.confirm_pickup, parcel["id"]),
                 message=f"{parcel['shop']}的包裹将标记为已签收。",
-                buttons=[
-                    Button("取消", v.set_ui("dialog", None), id="cancel", style="secondary"),
-                    Button("确认", v.do(self.confirm_pickup, parcel["id"]), id="pickup_ok"),
-                ],
+                label="确认",
+                confirm_id="pickup_ok",
             )
         return Page(
             "包裹详情",

@@ -36,7 +36,6 @@ from phonebuddy.phoneworld.ui.widgets import (
     Button,
     Card,
     Column,
-    Dialog,
     Image,
     ListItem,
     Page,
@@ -481,18 +480,15 @@ class Ride(App):
             )
         dialog = None
         if v.ui("dialog") == "cancel":
-            dialog = Dialog(
+            dialog = v.confirm(
                 "确定取消行程吗？",
+                v.do(self.cancel_trip, trip["id"]),
                 message=f"{driver['name']}正在赶来，频繁取消会影响叫车",
-                buttons=[
-                    Button("再等等", v.set_ui("dialog", None), id="keep_trip", style="secondary"),
-                    Button(
-                        "确定取消",
-                        v.do(self.cancel_trip, trip["id"]),
-                        id="confirm_cancel",
-                        style="danger",
-                    ),
-                ],
+                label="确定取消",
+                confirm_id="confirm_cancel",
+                danger=True,
+                cancel_label="再等等",
+                cancel_id="keep_trip",
             )
         fare_label = "实付" if phase == "paid" else "费用" if phase == "arrived" else "预估"
         return Page(

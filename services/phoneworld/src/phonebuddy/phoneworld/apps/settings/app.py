@@ -477,15 +477,13 @@ class Settings(App):
         dialog = None
         chosen = v.ui("dialog")
         if chosen in LANGUAGE_NAMES:
-            dialog = Dialog(
+            dialog = v.confirm(
                 f"将系统语言切换为{LANGUAGE_NAMES[chosen]}？",
+                v.do(self.set_language, chosen),
                 message="部分应用需要重新打开后才会显示新语言。",
-                buttons=[
-                    Button(
-                        "取消", v.set_ui("dialog", None), id="language_cancel", style="secondary"
-                    ),
-                    Button("切换", v.do(self.set_language, chosen), id="language_confirm"),
-                ],
+                label="切换",
+                confirm_id="language_confirm",
+                cancel_id="language_cancel",
             )
         return Page("语言", items, on_back=v.back(), overlay=dialog)
 

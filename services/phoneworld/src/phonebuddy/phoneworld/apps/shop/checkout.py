@@ -18,7 +18,6 @@ from phonebuddy.phoneworld.ui.widgets import (
     Button,
     Card,
     Column,
-    Dialog,
     IconButton,
     ListItem,
     Page,
@@ -237,19 +236,14 @@ class CheckoutScreens(ShopBase):
         lines: list[Widget | None] = [self.cart_line(v, line) for line in cart]
         dialog = None
         if v.ui("dialog") == "remove":
-            dialog = Dialog(
+            dialog = v.confirm(
                 "确定要删除这个宝贝吗？",
-                buttons=[
-                    Button(
-                        "我再想想", v.set_ui("dialog", None), id="remove_cancel", style="secondary"
-                    ),
-                    Button(
-                        "删除",
-                        v.do(self.remove_line, v.ui("removing")),
-                        id="remove_confirm",
-                        style="danger",
-                    ),
-                ],
+                v.do(self.remove_line, v.ui("removing")),
+                label="删除",
+                confirm_id="remove_confirm",
+                danger=True,
+                cancel_label="我再想想",
+                cancel_id="remove_cancel",
             )
         return Page(
             f"购物车({len(cart)})",

@@ -226,31 +226,25 @@ class OrderScreens(ShopBase):
     def order_dialog(self, v: View, order: Mapping[str, Any]) -> Dialog | None:
         dialog = v.ui("dialog")
         if dialog == "cancel":
-            return Dialog(
+            return v.confirm(
                 "确定要取消这个订单吗？",
+                v.do(self.cancel_order, order["id"]),
                 message="取消后，使用的优惠券将退回你的账户",
-                buttons=[
-                    Button(
-                        "暂不取消", v.set_ui("dialog", None), id="cancel_keep", style="secondary"
-                    ),
-                    Button(
-                        "确定取消",
-                        v.do(self.cancel_order, order["id"]),
-                        id="cancel_confirm",
-                        style="danger",
-                    ),
-                ],
+                label="确定取消",
+                confirm_id="cancel_confirm",
+                danger=True,
+                cancel_label="暂不取消",
+                cancel_id="cancel_keep",
             )
         if dialog == "receipt":
-            return Dialog(
+            return v.confirm(
                 "确认收货",
+                v.do(self.confirm_receipt, order["id"]),
                 message="请确认已收到货物，确认后货款将打给卖家",
-                buttons=[
-                    Button(
-                        "再等等", v.set_ui("dialog", None), id="receipt_later", style="secondary"
-                    ),
-                    Button("确认", v.do(self.confirm_receipt, order["id"]), id="receipt_confirm"),
-                ],
+                label="确认",
+                confirm_id="receipt_confirm",
+                cancel_label="再等等",
+                cancel_id="receipt_later",
             )
         return None
 

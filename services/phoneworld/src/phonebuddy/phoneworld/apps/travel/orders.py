@@ -26,7 +26,6 @@ from phonebuddy.phoneworld.ui.widgets import (
     AppBar,
     Button,
     Card,
-    Dialog,
     ListItem,
     Page,
     Row,
@@ -136,24 +135,17 @@ class OrderScreens(TravelBase):
         dialog = None
         if v.ui("dialog") == "refund" and order["kind"] == "train":
             fee = refund_fee_cents(order["total_cents"], hours_until(order, clock))
-            dialog = Dialog(
+            dialog = v.confirm(
                 "确认退票？",
-                message=(
-                    f"{order['train']}次 {date_label(order['date'])} {order['depart']}开\n"
-                    f"退票费 {yuan_short(fee)}，应退 {yuan_short(order['total_cents'] - fee)}，"
-                    "1-7个工作日原路退回"
-                ),
-                buttons=[
-                    Button(
-                        "暂不退票", v.set_ui("dialog", None), id="keep_ticket", style="secondary"
-                    ),
-                    Button(
-                        "确认退票",
-                        v.do(self.refund, order["id"]),
-                        id="confirm_refund",
-                        style="danger",
-                    ),
-                ],
+                v.do(self.refund, order["id"]),
+                message=f"{order['train']}次 {date_label(order['date'])} {order['depart']}开\n"
+                f"退票费 {yuan_short(fee)}，应退 {yuan_short(order['total_cents'] - fee)}，"
+                "1-7个工作日原路退回",
+                label="确认退票",
+                confirm_id="confirm_refund",
+                danger=True,
+                cancel_label="暂不退票",
+                cancel_id="keep_ticket",
             )
         return Page(
             AppBar("订单详情", on_back=v.back()),

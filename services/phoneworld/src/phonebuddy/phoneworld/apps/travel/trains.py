@@ -37,7 +37,6 @@ from phonebuddy.phoneworld.ui.widgets import (
     Card,
     Chip,
     Column,
-    Dialog,
     IconButton,
     ListItem,
     Page,
@@ -421,19 +420,16 @@ class TrainScreens(TravelBase):
         dialog = None
         if v.ui("dialog") == "confirm" and chosen_seat:
             names = "、".join(p["name"] for p in v.data["passengers"] if p["id"] in selected)
-            dialog = Dialog(
+            dialog = v.confirm(
                 "请核对以下信息",
-                message=(
-                    f"{date_label(travel_date(clock, days))} {train['number']}次 "
-                    f"{train['from_station']}({train['depart']}开)→{train['to_station']}\n"
-                    f"{SEAT_BY_KEY[chosen_seat].name} · {names} · 共{yuan_short(total)}"
-                ),
-                buttons=[
-                    Button(
-                        "返回修改", v.set_ui("dialog", None), id="cancel_confirm", style="secondary"
-                    ),
-                    Button("确认", v.do(self.place_train_order), id="confirm_order"),
-                ],
+                v.do(self.place_train_order),
+                message=f"{date_label(travel_date(clock, days))} {train['number']}次 "
+                f"{train['from_station']}({train['depart']}开)→{train['to_station']}\n"
+                f"{SEAT_BY_KEY[chosen_seat].name} · {names} · 共{yuan_short(total)}",
+                label="确认",
+                confirm_id="confirm_order",
+                cancel_label="返回修改",
+                cancel_id="cancel_confirm",
             )
         return Page(
             AppBar(f"{train['number']} 预订", on_back=v.back()),

@@ -275,15 +275,14 @@ class Bike(MiniProgram):
         seconds = v.clock - ride["start"]
         overlay = None
         if v.ui("dialog") == "end":
-            overlay = Dialog(
+            overlay = v.confirm(
                 "确认还车？",
+                v.do(self.end_ride, ride["id"]),
                 message="请确认车辆已停放在规范停车点内并已上锁",
-                buttons=[
-                    Button(
-                        "继续骑行", v.set_ui("dialog", None), id="keep_riding", style="secondary"
-                    ),
-                    Button("确认还车", v.do(self.end_ride, ride["id"]), id="confirm_end"),
-                ],
+                label="确认还车",
+                confirm_id="confirm_end",
+                cancel_label="继续骑行",
+                cancel_id="keep_riding",
             )
         body = [
             Text("骑行中", size=64, bold=True, align="center", color=BRAND, id="ride_status"),

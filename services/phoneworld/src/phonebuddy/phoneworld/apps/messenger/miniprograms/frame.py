@@ -23,11 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from phonebuddy.phoneworld.app import View
 from phonebuddy.phoneworld.ui.theme import Color
 from phonebuddy.phoneworld.ui.widgets import BottomSheet, Dialog, Handler, Widget
 
 if TYPE_CHECKING:
-    from phonebuddy.phoneworld.app import View
     from phonebuddy.phoneworld.interaction import Interaction
     from phonebuddy.phoneworld.state import Doc
 
@@ -106,6 +106,11 @@ class MiniView:
     @staticmethod
     def focus(field_name: str) -> Handler:
         return lambda it: it.focus(field_name)
+
+    @staticmethod
+    def confirm(title: str, on_confirm: Handler, **options: Any) -> Dialog:
+        """A confirmation dialog (`View.confirm`)."""
+        return View.confirm(title, on_confirm, **options)
 
 
 class MiniProgram:
