@@ -363,7 +363,10 @@ class Spacer(Widget):
 
 @dataclass(slots=True)
 class ListItem(Widget):
-    """A row: optional avatar letter, title, subtitle, trailing text; tappable as a whole."""
+    """A row: optional avatar letter, title, subtitle, trailing text; tappable as a whole.
+
+    `action` is a slot at the right end for a control of its own (an IconButton's ⋯, a Chip,
+    a Toggle-like Button): tapping it runs its handler, not the row's."""
 
     title: str
     subtitle: str = ""
@@ -375,15 +378,31 @@ class ListItem(Widget):
     leading_color: Color | None = None
     badge: int = 0
     selected: bool = False
+    action: IconButton | Chip | Button | None = None
 
     def measure(self, lc: LayoutContext, width: int) -> int:
         return lc.px(200 if self.subtitle else 150)
+
+    def _action_width(self, lc: LayoutContext) -> int:
+        if isinstance(self.action, IconButton):
+            return lc.px(self.action.size)
+        if isinstance(self.action, Chip):
+            return self.action.chip_width(lc)
+        return lc.px(240) if self.action is not None else 0
 
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
         height = lc.measure(self, width)
         pad = lc.px(40)
         children: list[Node] = []
         text_left = x + pad
+        right_end = x + width - pad
+        if self.action is not None:
+            action_width = self._action_width(lc)
+            action_height = lc.measure(self.action, action_width)
+            action_left = right_end - action_width
+            top = y + (height - action_height) // 2
+            children.append(self.action.place(lc, action_left, top, action_width, clip))
+            right_end = action_left - lc.px(20)
         if self.leading is not None:
             side = lc.px(120)
             top = y + (height - side) // 2
@@ -405,7 +424,7 @@ class ListItem(Widget):
         trailing_width = 0
         if self.trailing:
             trailing_width = min(text_width(self.trailing, lc.px(36)), width // 3)
-            right = x + width - pad
+            right = right_end
             children.append(
                 make_node(
                     "text",
@@ -419,7 +438,7 @@ class ListItem(Widget):
                     align="right",
                 )
             )
-        title_width = max(1, x + width - pad - trailing_width - lc.px(20) - text_left)
+        title_width = max(1, right_end - trailing_width - lc.px(20) - text_left)
         title_top = y + (lc.px(36) if self.subtitle else (height - lc.px(66)) // 2)
         children.append(
             make_node(
@@ -448,7 +467,7 @@ class ListItem(Widget):
             )
         if self.badge:
             side = lc.px(56)
-            right = x + width - pad
+            right = right_end
             children.append(
                 make_node(
                     "badge",

@@ -219,31 +219,26 @@ class MusicBase(App):
     # -- building blocks -------------------------------------------------------------------------
     def _song_row(
         self, v: View, song: Song, queue: Sequence[str] | None, *, title: str | None = None
-    ) -> Row:
+    ) -> ListItem:
         """A song: tapping plays it (with `queue` as the new queue, or added to the current one
         when None); ⋯ opens its sheet."""
         playing = v.data["player"]["song"] == song["id"]
         vip = "VIP · " if song["vip"] else ""
-        return Row(
-            [
-                ListItem(
-                    title or song["title"],
-                    subtitle=f"{vip}{song['artist']} - {song['album']}",
-                    trailing="正在播放" if playing else "",
-                    leading=song["title"],
-                    leading_color=album_color(song["album"]),
-                    on_tap=v.do(self.play, song["id"], None if queue is None else list(queue)),
-                    id=f"song_{song['id']}",
-                ),
-                IconButton(
-                    "more",
-                    f"{song['title']}的更多操作",
-                    v.do(self.open_sheet, f"song:{song['id']}"),
-                    id=f"more_{song['id']}",
-                    color=theme.TEXT_SECONDARY,
-                ),
-            ],
-            spacing=0,
+        return ListItem(
+            title or song["title"],
+            subtitle=f"{vip}{song['artist']} - {song['album']}",
+            trailing="正在播放" if playing else "",
+            leading=song["title"],
+            leading_color=album_color(song["album"]),
+            on_tap=v.do(self.play, song["id"], None if queue is None else list(queue)),
+            id=f"song_{song['id']}",
+            action=IconButton(
+                "more",
+                f"{song['title']}的更多操作",
+                v.do(self.open_sheet, f"song:{song['id']}"),
+                id=f"more_{song['id']}",
+                color=theme.TEXT_SECONDARY,
+            ),
         )
 
     def _song_rows(

@@ -645,25 +645,20 @@ class Weather(App):
             _, celsius = hourly(today, local_hour(clock))
             is_default = saved["id"] == v.data["default_city"]
             rows.append(
-                Row(
-                    [
-                        ListItem(
-                            saved["name"] + ("（默认）" if is_default else ""),
-                            subtitle=f"{weather_text(today)}  {range_text(today, unit)}",
-                            trailing=temp_text(celsius, unit),
-                            leading=glyph(today["day"]),
-                            leading_color=SKY,
-                            on_tap=v.go("city", city=saved["id"]),
-                            id=f"city_{saved['id']}",
-                        ),
-                        IconButton(
-                            "more",
-                            f"{saved['name']}的更多操作",
-                            v.set_ui("dialog", f"actions:{saved['id']}"),
-                            id=f"more_{saved['id']}",
-                        ),
-                    ],
-                    spacing=0,
+                ListItem(
+                    saved["name"] + ("（默认）" if is_default else ""),
+                    subtitle=f"{weather_text(today)}  {range_text(today, unit)}",
+                    trailing=temp_text(celsius, unit),
+                    leading=glyph(today["day"]),
+                    leading_color=SKY,
+                    on_tap=v.go("city", city=saved["id"]),
+                    id=f"city_{saved['id']}",
+                    action=IconButton(
+                        "more",
+                        f"{saved['name']}的更多操作",
+                        v.set_ui("dialog", f"actions:{saved['id']}"),
+                        id=f"more_{saved['id']}",
+                    ),
                 )
             )
         rows.append(Spacer(60))
