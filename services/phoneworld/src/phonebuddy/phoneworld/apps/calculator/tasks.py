@@ -97,10 +97,15 @@ def value(text: str) -> float:
     return float(Fraction(Decimal(text.replace("−", "-"))))
 
 
-class Compute(TaskTemplate):
-    id = "calculator.compute"
+class CalculatorTemplate(TaskTemplate):
+    """A template of the Calculator app alone."""
+
     category = Category.SINGLE_APP
     apps = (CALCULATOR,)
+
+
+class Compute(CalculatorTemplate):
+    id = "calculator.compute"
     difficulty = 9
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -124,10 +129,8 @@ class Compute(TaskTemplate):
         yield from calculate(ui, params["expr"])
 
 
-class FreshStart(TaskTemplate):
+class FreshStart(CalculatorTemplate):
     id = "calculator.fresh_start"
-    category = Category.SINGLE_APP
-    apps = (CALCULATOR,)
     difficulty = 12
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -261,10 +264,8 @@ class LastResult(_WithEntries):
         yield Answer(text=results[0].text.removeprefix("= "))
 
 
-class Convert(TaskTemplate):
+class Convert(CalculatorTemplate):
     id = "calculator.convert"
-    category = Category.SINGLE_APP
-    apps = (CALCULATOR,)
     difficulty = 8
     answers = True
 

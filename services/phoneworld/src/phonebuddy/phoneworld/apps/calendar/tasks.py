@@ -174,11 +174,16 @@ def shown_reminder(ui: OracleUI) -> int | None:
     raise OracleError(f"the 提醒 row shows {shown!r}")
 
 
-# -- templates ---------------------------------------------------------------------------------
-class CreateEvent(TaskTemplate):
-    id = "calendar.create_event"
+class CalendarTemplate(TaskTemplate):
+    """A template of the Calendar app alone."""
+
     category = Category.SINGLE_APP
     apps = (CALENDAR,)
+
+
+# -- templates ---------------------------------------------------------------------------------
+class CreateEvent(CalendarTemplate):
+    id = "calendar.create_event"
     difficulty = 11
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -206,10 +211,8 @@ class CreateEvent(TaskTemplate):
         yield from fill_event(ui, params)
 
 
-class CreateDetailedEvent(TaskTemplate):
+class CreateDetailedEvent(CalendarTemplate):
     id = "calendar.create_event_full"
-    category = Category.SINGLE_APP
-    apps = (CALENDAR,)
     difficulty = 16
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -250,10 +253,8 @@ def _existing_event_params(event: Any) -> Params:
     return {"event": event["id"], "title": event["title"], "date": event["date"]}
 
 
-class DeleteEvent(TaskTemplate):
+class DeleteEvent(CalendarTemplate):
     id = "calendar.delete_event"
-    category = Category.SINGLE_APP
-    apps = (CALENDAR,)
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -279,10 +280,8 @@ class DeleteEvent(TaskTemplate):
         yield ui.tap("confirm_delete")
 
 
-class RescheduleEvent(TaskTemplate):
+class RescheduleEvent(CalendarTemplate):
     id = "calendar.reschedule_event"
-    category = Category.SINGLE_APP
-    apps = (CALENDAR,)
     difficulty = 10
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -323,10 +322,8 @@ class RescheduleEvent(TaskTemplate):
         yield from fill_event(ui, {"start": params["start"], "end": params["end"]})
 
 
-class AskLocation(TaskTemplate):
+class AskLocation(CalendarTemplate):
     id = "calendar.ask_location"
-    category = Category.SINGLE_APP
-    apps = (CALENDAR,)
     difficulty = 5
     answers = True
 
@@ -358,10 +355,8 @@ class AskLocation(TaskTemplate):
         yield Answer(text=ui.texts_in("event_location")[-1])
 
 
-class AskStartTime(TaskTemplate):
+class AskStartTime(CalendarTemplate):
     id = "calendar.ask_start_time"
-    category = Category.SINGLE_APP
-    apps = (CALENDAR,)
     difficulty = 4
     answers = True
 
@@ -394,10 +389,8 @@ class AskStartTime(TaskTemplate):
         yield Answer(text=shown[1][:5])
 
 
-class AskDay(TaskTemplate):
+class AskDay(CalendarTemplate):
     id = "calendar.ask_day"
-    category = Category.SINGLE_APP
-    apps = (CALENDAR,)
     difficulty = 4
     answers = True
 

@@ -121,10 +121,15 @@ def one_new_alarm(diff: StateDiff) -> tuple[dict[str, Any] | None, list[str]]:
     return added[0], []
 
 
-class CreateAlarm(TaskTemplate):
-    id = "clock.alarm_once"
+class ClockTemplate(TaskTemplate):
+    """A template of the Clock app alone."""
+
     category = Category.SINGLE_APP
     apps = (CLOCK,)
+
+
+class CreateAlarm(ClockTemplate):
+    id = "clock.alarm_once"
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -151,10 +156,8 @@ class CreateAlarm(TaskTemplate):
         yield from fill_alarm_editor(ui, params["hour"], params["minute"], None, None)
 
 
-class CreateRepeatingAlarm(TaskTemplate):
+class CreateRepeatingAlarm(ClockTemplate):
     id = "clock.alarm_repeating"
-    category = Category.SINGLE_APP
-    apps = (CLOCK,)
     difficulty = 11
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -198,11 +201,8 @@ def _task_alarm(rng: random.Random) -> Params:
     return {"hour": hour, "minute": minute, "label": rng.choice(ALARM_LABELS)}
 
 
-class _WithTaskAlarm(TaskTemplate):
+class _WithTaskAlarm(ClockTemplate):
     """Templates that act on an alarm the setup puts in place (id `alarm-task`)."""
-
-    category = Category.SINGLE_APP
-    apps = (CLOCK,)
 
     def setup(self, it: Interaction, params: Params) -> None:
         alarms = it.app_data(CLOCK)["alarms"]
@@ -312,10 +312,8 @@ class RescheduleAlarm(_WithTaskAlarm):
         yield from fill_alarm_editor(ui, params["new_hour"], params["new_minute"], None, None)
 
 
-class AddWorldClock(TaskTemplate):
+class AddWorldClock(ClockTemplate):
     id = "clock.world_clock_add"
-    category = Category.SINGLE_APP
-    apps = (CLOCK,)
     difficulty = 7
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -348,10 +346,8 @@ class AddWorldClock(TaskTemplate):
         yield ui.tap(f"city_{params['city']}")
 
 
-class StartTimer(TaskTemplate):
+class StartTimer(ClockTemplate):
     id = "clock.timer"
-    category = Category.SINGLE_APP
-    apps = (CLOCK,)
     difficulty = 7
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -391,10 +387,8 @@ class StartTimer(TaskTemplate):
         yield ui.tap("timer_start")
 
 
-class AskEarliestAlarm(TaskTemplate):
+class AskEarliestAlarm(ClockTemplate):
     id = "clock.ask_earliest_alarm"
-    category = Category.SINGLE_APP
-    apps = (CLOCK,)
     difficulty = 3
     answers = True
 
@@ -439,10 +433,8 @@ class AskEarliestAlarm(TaskTemplate):
         raise OracleError("no enabled alarm on screen")
 
 
-class AskTimeDifference(TaskTemplate):
+class AskTimeDifference(ClockTemplate):
     id = "clock.ask_time_difference"
-    category = Category.SINGLE_APP
-    apps = (CLOCK,)
     difficulty = 4
     answers = True
 

@@ -94,10 +94,15 @@ def search_contact(ui: OracleUI, contact_id: str, query: str) -> Iterator[Action
     yield ui.tap(f"contact_{contact_id}")
 
 
-class AddContact(TaskTemplate):
-    id = "contacts.add"
+class ContactsTemplate(TaskTemplate):
+    """A template of the Contacts app alone."""
+
     category = Category.SINGLE_APP
     apps = (CONTACTS,)
+
+
+class AddContact(ContactsTemplate):
+    id = "contacts.add"
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -125,10 +130,8 @@ class AddContact(TaskTemplate):
         yield ui.tap("save")
 
 
-class AddContactWithDetails(TaskTemplate):
+class AddContactWithDetails(ContactsTemplate):
     id = "contacts.add_with_details"
-    category = Category.SINGLE_APP
-    apps = (CONTACTS,)
     difficulty = 10
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -174,10 +177,8 @@ class AddContactWithDetails(TaskTemplate):
         yield ui.tap("save")
 
 
-class EditPhone(TaskTemplate):
+class EditPhone(ContactsTemplate):
     id = "contacts.edit_phone"
-    category = Category.SINGLE_APP
-    apps = (CONTACTS,)
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -206,10 +207,8 @@ class EditPhone(TaskTemplate):
         yield ui.tap("save_top")
 
 
-class DeleteContact(TaskTemplate):
+class DeleteContact(ContactsTemplate):
     id = "contacts.delete"
-    category = Category.SINGLE_APP
-    apps = (CONTACTS,)
     difficulty = 9
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -237,10 +236,8 @@ class DeleteContact(TaskTemplate):
         yield ui.tap("confirm_delete")
 
 
-class Favourite(TaskTemplate):
+class Favourite(ContactsTemplate):
     id = "contacts.favorite"
-    category = Category.SINGLE_APP
-    apps = (CONTACTS,)
     difficulty = 7
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -263,10 +260,8 @@ class Favourite(TaskTemplate):
         yield ui.tap("favorite")
 
 
-class PhoneOf(TaskTemplate):
+class PhoneOf(ContactsTemplate):
     id = "contacts.phone_of"
-    category = Category.SINGLE_APP
-    apps = (CONTACTS,)
     difficulty = 4
     answers = True
 
@@ -295,10 +290,8 @@ class PhoneOf(TaskTemplate):
         yield Answer(text=node.text if node else "")
 
 
-class CompanyOf(TaskTemplate):
+class CompanyOf(ContactsTemplate):
     id = "contacts.company_of"
-    category = Category.SINGLE_APP
-    apps = (CONTACTS,)
     difficulty = 4
     answers = True
 
@@ -334,10 +327,8 @@ class CompanyOf(TaskTemplate):
         yield Answer(text=node.text if node else "")
 
 
-class CountGroup(TaskTemplate):
+class CountGroup(ContactsTemplate):
     id = "contacts.count_group"
-    category = Category.SINGLE_APP
-    apps = (CONTACTS,)
     difficulty = 3
     answers = True
 

@@ -278,10 +278,15 @@ class OrderAndPay(TaskTemplate):
         yield from checkout(ui, params, params["address"]["text"])
 
 
-class AddAddress(TaskTemplate):
-    id = "food.add_address"
+class FoodTemplate(TaskTemplate):
+    """A template of the Food app alone."""
+
     category = Category.SINGLE_APP
     apps = (FOOD_PACKAGE,)
+
+
+class AddAddress(FoodTemplate):
+    id = "food.add_address"
     difficulty = 11
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -369,10 +374,8 @@ class Reorder(TaskTemplate):
         yield from checkout(ui, params, None)
 
 
-class CancelUnpaid(TaskTemplate):
+class CancelUnpaid(FoodTemplate):
     id = "food.cancel_unpaid"
-    category = Category.SINGLE_APP
-    apps = (FOOD_PACKAGE,)
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -425,10 +428,8 @@ class CancelUnpaid(TaskTemplate):
         yield ui.tap("confirm_cancel")
 
 
-class DeliveryFee(TaskTemplate):
+class DeliveryFee(FoodTemplate):
     id = "food.delivery_fee"
-    category = Category.SINGLE_APP
-    apps = (FOOD_PACKAGE,)
     difficulty = 5
     answers = True
 

@@ -108,10 +108,15 @@ def rename_in_dialog(ui: OracleUI, field: str, name: str) -> Iterator[Action]:
 # -- single-app templates -----------------------------------------------------------------------
 
 
-class FavoritePhoto(TaskTemplate):
-    id = "gallery.favorite"
+class GalleryTemplate(TaskTemplate):
+    """A template of the Gallery app alone."""
+
     category = Category.SINGLE_APP
     apps = (GALLERY_PACKAGE,)
+
+
+class FavoritePhoto(GalleryTemplate):
+    id = "gallery.favorite"
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -135,10 +140,8 @@ class FavoritePhoto(TaskTemplate):
         yield ui.tap("favorite")
 
 
-class DeletePhoto(TaskTemplate):
+class DeletePhoto(GalleryTemplate):
     id = "gallery.delete"
-    category = Category.SINGLE_APP
-    apps = (GALLERY_PACKAGE,)
     difficulty = 9
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -162,10 +165,8 @@ class DeletePhoto(TaskTemplate):
         yield ui.tap("confirm_delete")
 
 
-class RestorePhoto(TaskTemplate):
+class RestorePhoto(GalleryTemplate):
     id = "gallery.restore"
-    category = Category.SINGLE_APP
-    apps = (GALLERY_PACKAGE,)
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -218,10 +219,8 @@ PHOTO_RENAMES = {
 }
 
 
-class RenamePhoto(TaskTemplate):
+class RenamePhoto(GalleryTemplate):
     id = "gallery.rename"
-    category = Category.SINGLE_APP
-    apps = (GALLERY_PACKAGE,)
     difficulty = 12
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -248,10 +247,8 @@ class RenamePhoto(TaskTemplate):
         yield from rename_in_dialog(ui, "caption", params["new_caption"])
 
 
-class MovePhoto(TaskTemplate):
+class MovePhoto(GalleryTemplate):
     id = "gallery.move"
-    category = Category.SINGLE_APP
-    apps = (GALLERY_PACKAGE,)
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -279,10 +276,8 @@ class MovePhoto(TaskTemplate):
         yield ui.tap(f"move_to_{params['target']}")
 
 
-class AlbumFromTrip(TaskTemplate):
+class AlbumFromTrip(GalleryTemplate):
     id = "gallery.album_from_trip"
-    category = Category.SINGLE_APP
-    apps = (GALLERY_PACKAGE,)
     difficulty = 19
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -354,10 +349,8 @@ def open_file(ui: OracleUI, params: Params) -> Iterator[Action]:
     yield ui.tap(f"file_{params['file_id']}")
 
 
-class RenameFile(TaskTemplate):
+class RenameFile(GalleryTemplate):
     id = "gallery.rename_file"
-    category = Category.SINGLE_APP
-    apps = (GALLERY_PACKAGE,)
     difficulty = 11
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -385,10 +378,8 @@ class RenameFile(TaskTemplate):
         yield from rename_in_dialog(ui, "file_name", params["new_name"])
 
 
-class DeleteFile(TaskTemplate):
+class DeleteFile(GalleryTemplate):
     id = "gallery.delete_file"
-    category = Category.SINGLE_APP
-    apps = (GALLERY_PACKAGE,)
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -417,10 +408,8 @@ class DeleteFile(TaskTemplate):
 # -- question-answer templates ------------------------------------------------------------------
 
 
-class CountAlbum(TaskTemplate):
+class CountAlbum(GalleryTemplate):
     id = "gallery.count_album"
-    category = Category.SINGLE_APP
-    apps = (GALLERY_PACKAGE,)
     difficulty = 6
     answers = True
 
@@ -471,10 +460,8 @@ class CountAlbum(TaskTemplate):
         yield Answer(text=found.group())
 
 
-class AskPlace(TaskTemplate):
+class AskPlace(GalleryTemplate):
     id = "gallery.ask_place"
-    category = Category.SINGLE_APP
-    apps = (GALLERY_PACKAGE,)
     difficulty = 9
     answers = True
 

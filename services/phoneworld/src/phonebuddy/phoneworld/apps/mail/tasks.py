@@ -154,10 +154,15 @@ MESSAGES = (
 REPLIES = ("收到，谢谢！", "好的，我会准时参加。", "没问题，我这周内处理。", "谢谢提醒，已安排。")
 
 
-class SendMail(TaskTemplate):
-    id = "mail.send"
+class MailTemplate(TaskTemplate):
+    """A template of the Mail app alone."""
+
     category = Category.SINGLE_APP
     apps = (MAIL_PACKAGE,)
+
+
+class SendMail(MailTemplate):
+    id = "mail.send"
     difficulty = 10
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -191,10 +196,8 @@ class SendMail(TaskTemplate):
         yield from compose(ui, params["to"], params["subject"], params["body"])
 
 
-class ReplyMail(TaskTemplate):
+class ReplyMail(MailTemplate):
     id = "mail.reply"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 9
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -230,10 +233,8 @@ class ReplyMail(TaskTemplate):
         yield ui.tap("send")
 
 
-class ForwardMail(TaskTemplate):
+class ForwardMail(MailTemplate):
     id = "mail.forward"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 11
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -269,10 +270,8 @@ class ForwardMail(TaskTemplate):
         yield ui.tap("send")
 
 
-class StarMail(TaskTemplate):
+class StarMail(MailTemplate):
     id = "mail.star"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -296,10 +295,8 @@ class StarMail(TaskTemplate):
         yield ui.tap("star")
 
 
-class DeleteMail(TaskTemplate):
+class DeleteMail(MailTemplate):
     id = "mail.delete"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 9
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -325,10 +322,8 @@ class DeleteMail(TaskTemplate):
         yield ui.tap("delete")
 
 
-class MoveMail(TaskTemplate):
+class MoveMail(MailTemplate):
     id = "mail.move"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 10
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -363,10 +358,8 @@ class MoveMail(TaskTemplate):
         yield ui.tap(f"move_to_{params['folder']}")
 
 
-class RestoreMail(TaskTemplate):
+class RestoreMail(MailTemplate):
     id = "mail.restore"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 5
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -403,10 +396,8 @@ class RestoreMail(TaskTemplate):
 SENDER_FOLDERS = {"铁路12306": "出行", "京东": "网购", "人力资源部": "公司通知", "少数派": "订阅"}
 
 
-class FileSenderMails(TaskTemplate):
+class FileSenderMails(MailTemplate):
     id = "mail.file_sender"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 20
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -461,10 +452,8 @@ class FileSenderMails(TaskTemplate):
 # -- question-answer templates ------------------------------------------------------------------
 
 
-class AskSender(TaskTemplate):
+class AskSender(MailTemplate):
     id = "mail.ask_sender"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 7
     answers = True
 
@@ -506,10 +495,8 @@ class AskSender(TaskTemplate):
         yield Answer(text=ui.text_of("sender_name"))
 
 
-class AskMeetingTime(TaskTemplate):
+class AskMeetingTime(MailTemplate):
     id = "mail.ask_meeting"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 6
     answers = True
 
@@ -545,10 +532,8 @@ class AskMeetingTime(TaskTemplate):
         yield Answer(text=f"{month}月{day}日 {hour}:{minute}")
 
 
-class AskTrain(TaskTemplate):
+class AskTrain(MailTemplate):
     id = "mail.ask_train"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 7
     answers = True
 
@@ -589,10 +574,8 @@ class AskTrain(TaskTemplate):
         yield Answer(text=f"{found.group(1)}，{found.group(2)} 发车")
 
 
-class CountUnread(TaskTemplate):
+class CountUnread(MailTemplate):
     id = "mail.count_unread"
-    category = Category.SINGLE_APP
-    apps = (MAIL_PACKAGE,)
     difficulty = 3
     answers = True
 

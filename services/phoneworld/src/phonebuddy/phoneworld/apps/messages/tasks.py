@@ -125,10 +125,15 @@ def _distinct_codes(rng: random.Random, k: int) -> list[str]:
 # -- templates ----------------------------------------------------------------------------------
 
 
-class SendSms(TaskTemplate):
-    id = "messages.send"
+class MessagesTemplate(TaskTemplate):
+    """A template of the Messages app alone."""
+
     category = Category.SINGLE_APP
     apps = (MESSAGES,)
+
+
+class SendSms(MessagesTemplate):
+    id = "messages.send"
     difficulty = 7
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -155,10 +160,8 @@ class SendSms(TaskTemplate):
         yield ui.tap("send")
 
 
-class SendToNumber(TaskTemplate):
+class SendToNumber(MessagesTemplate):
     id = "messages.send_to_number"
-    category = Category.SINGLE_APP
-    apps = (MESSAGES,)
     difficulty = 7
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -188,10 +191,8 @@ class SendToNumber(TaskTemplate):
         yield ui.tap("send")
 
 
-class Reply(TaskTemplate):
+class Reply(MessagesTemplate):
     id = "messages.reply"
-    category = Category.SINGLE_APP
-    apps = (MESSAGES,)
     difficulty = 5
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -227,10 +228,8 @@ class Reply(TaskTemplate):
         yield ui.tap("send")
 
 
-class DeleteThread(TaskTemplate):
+class DeleteThread(MessagesTemplate):
     id = "messages.delete_thread"
-    category = Category.SINGLE_APP
-    apps = (MESSAGES,)
     difficulty = 5
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -262,10 +261,8 @@ class DeleteThread(TaskTemplate):
         yield ui.tap("confirm_delete")
 
 
-class TaobaoCode(TaskTemplate):
+class TaobaoCode(MessagesTemplate):
     id = "messages.taobao_code"
-    category = Category.SINGLE_APP
-    apps = (MESSAGES,)
     difficulty = 3
     answers = True
 
@@ -299,10 +296,8 @@ class TaobaoCode(TaskTemplate):
         yield Answer(text=codes[-1] if codes else "")
 
 
-class PickupCode(TaskTemplate):
+class PickupCode(MessagesTemplate):
     id = "messages.pickup_code"
-    category = Category.SINGLE_APP
-    apps = (MESSAGES,)
     difficulty = 3
     answers = True
 

@@ -104,10 +104,15 @@ def remarked(diff: StateDiff, params: Params) -> list[str]:
     return expect_changes(diff, path, {f"{path}/remark": params["remark"]})
 
 
-class PickupCode(TaskTemplate):
-    id = "parcels.pickup_code"
+class ParcelsTemplate(TaskTemplate):
+    """A template of the Parcels app alone."""
+
     category = Category.SINGLE_APP
     apps = (PARCELS,)
+
+
+class PickupCode(ParcelsTemplate):
+    id = "parcels.pickup_code"
     difficulty = 3
     answers = True
 
@@ -136,10 +141,8 @@ class PickupCode(TaskTemplate):
         yield Answer(text=ui.text_of("pickup_code"))
 
 
-class ConfirmPickup(TaskTemplate):
+class ConfirmPickup(ParcelsTemplate):
     id = "parcels.confirm_pickup"
-    category = Category.SINGLE_APP
-    apps = (PARCELS,)
     difficulty = 5
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -164,10 +167,8 @@ class ConfirmPickup(TaskTemplate):
         yield from confirm_pickup(ui)
 
 
-class SetRemark(TaskTemplate):
+class SetRemark(ParcelsTemplate):
     id = "parcels.remark"
-    category = Category.SINGLE_APP
-    apps = (PARCELS,)
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -192,12 +193,10 @@ class SetRemark(TaskTemplate):
         yield from write_remark(ui, params["remark"])
 
 
-class ConfirmOrRemark(TaskTemplate):
+class ConfirmOrRemark(ParcelsTemplate):
     """Conditional: confirm the pick-up if the parcel is at the station, else leave a remark."""
 
     id = "parcels.confirm_or_remark"
-    category = Category.SINGLE_APP
-    apps = (PARCELS,)
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -231,12 +230,10 @@ class ConfirmOrRemark(TaskTemplate):
             yield from write_remark(ui, params["remark"])
 
 
-class CountWaiting(TaskTemplate):
+class CountWaiting(ParcelsTemplate):
     """Aggregation: how many parcels wait at the stations (some arrive in the setup)."""
 
     id = "parcels.count_waiting"
-    category = Category.SINGLE_APP
-    apps = (PARCELS,)
     difficulty = 3
     answers = True
 
@@ -447,10 +444,8 @@ class CodeToNote(WritesValue):
         yield from paste_into_new_note(ui, params["title"])
 
 
-class DeleteParcel(TaskTemplate):
+class DeleteParcel(ParcelsTemplate):
     id = "parcels.delete"
-    category = Category.SINGLE_APP
-    apps = (PARCELS,)
     difficulty = 4
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -479,10 +474,8 @@ class DeleteParcel(TaskTemplate):
         yield ui.tap("confirm_delete")
 
 
-class WhichCourier(TaskTemplate):
+class WhichCourier(ParcelsTemplate):
     id = "parcels.courier"
-    category = Category.SINGLE_APP
-    apps = (PARCELS,)
     difficulty = 3
     answers = True
 

@@ -116,10 +116,15 @@ def _person(world: World, rng: random.Random) -> dict[str, Any]:
 # -- templates ----------------------------------------------------------------------------------
 
 
-class DialNumber(TaskTemplate):
-    id = "phone.dial_number"
+class PhoneTemplate(TaskTemplate):
+    """A template of the Phone app alone."""
+
     category = Category.SINGLE_APP
     apps = (PHONE,)
+
+
+class DialNumber(PhoneTemplate):
+    id = "phone.dial_number"
     difficulty = 16
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -148,10 +153,8 @@ class DialNumber(TaskTemplate):
         yield ui.tap("hang_up")
 
 
-class CallContact(TaskTemplate):
+class CallContact(PhoneTemplate):
     id = "phone.call_contact"
-    category = Category.SINGLE_APP
-    apps = (PHONE,)
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -178,10 +181,8 @@ class CallContact(TaskTemplate):
         yield ui.tap("hang_up")
 
 
-class CallBackMissed(TaskTemplate):
+class CallBackMissed(PhoneTemplate):
     id = "phone.call_back_missed"
-    category = Category.SINGLE_APP
-    apps = (PHONE,)
     difficulty = 5
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -220,10 +221,8 @@ class CallBackMissed(TaskTemplate):
         yield ui.tap("hang_up")
 
 
-class LastCaller(TaskTemplate):
+class LastCaller(PhoneTemplate):
     id = "phone.last_caller"
-    category = Category.SINGLE_APP
-    apps = (PHONE,)
     difficulty = 3
     answers = True
 
@@ -265,10 +264,8 @@ class LastCaller(TaskTemplate):
         yield Answer(text=incoming[0][1] if incoming else "")
 
 
-class MissedToday(TaskTemplate):
+class MissedToday(PhoneTemplate):
     id = "phone.missed_today"
-    category = Category.SINGLE_APP
-    apps = (PHONE,)
     difficulty = 4
     answers = True
 

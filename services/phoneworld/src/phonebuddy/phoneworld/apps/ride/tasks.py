@@ -215,10 +215,15 @@ class RideToNotePlace(TaskTemplate):
         yield from call_and_pay(ui, params["car_type"])
 
 
-class SetSavedPlace(TaskTemplate):
-    id = "ride.set_place"
+class RideTemplate(TaskTemplate):
+    """A template of the Ride app alone."""
+
     category = Category.SINGLE_APP
     apps = (RIDE_PACKAGE,)
+
+
+class SetSavedPlace(RideTemplate):
+    id = "ride.set_place"
     difficulty = 7
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -255,10 +260,8 @@ class SetSavedPlace(TaskTemplate):
         yield from search_place(ui, f"saved_{params['saved']}", params["place"], params["place_id"])
 
 
-class CancelTrip(TaskTemplate):
+class CancelTrip(RideTemplate):
     id = "ride.cancel"
-    category = Category.SINGLE_APP
-    apps = (RIDE_PACKAGE,)
     difficulty = 5
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -296,10 +299,8 @@ class CancelTrip(TaskTemplate):
         yield ui.tap("confirm_cancel")
 
 
-class FareEstimate(TaskTemplate):
+class FareEstimate(RideTemplate):
     id = "ride.estimate"
-    category = Category.SINGLE_APP
-    apps = (RIDE_PACKAGE,)
     difficulty = 7
     answers = True
 
@@ -332,10 +333,8 @@ class FareEstimate(TaskTemplate):
         yield Answer(text=node.text.removeprefix("预估") if node else "")
 
 
-class LastTripFare(TaskTemplate):
+class LastTripFare(RideTemplate):
     id = "ride.last_fare"
-    category = Category.SINGLE_APP
-    apps = (RIDE_PACKAGE,)
     difficulty = 5
     answers = True
 

@@ -137,10 +137,15 @@ def _secured_network(rng: random.Random) -> dict[str, Any]:
     return {"network": network_id(index), "ssid": ssid, "password": password}
 
 
-class ToggleSetting(TaskTemplate):
-    id = "settings.toggle"
+class SettingsTemplate(TaskTemplate):
+    """A template of the Settings app alone."""
+
     category = Category.SINGLE_APP
     apps = (SETTINGS,)
+
+
+class ToggleSetting(SettingsTemplate):
+    id = "settings.toggle"
     difficulty = 3
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -167,10 +172,8 @@ class ToggleSetting(TaskTemplate):
         yield from switch_to(ui, params["key"], params["on"])
 
 
-class _SetLevel(TaskTemplate):
+class _SetLevel(SettingsTemplate):
     key: str
-    category = Category.SINGLE_APP
-    apps = (SETTINGS,)
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -208,10 +211,8 @@ class SetVolume(_SetLevel):
     key = "volume"
 
 
-class SwitchLanguage(TaskTemplate):
+class SwitchLanguage(SettingsTemplate):
     id = "settings.language"
-    category = Category.SINGLE_APP
-    apps = (SETTINGS,)
     difficulty = 4
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -243,10 +244,8 @@ class SwitchLanguage(TaskTemplate):
         yield ui.tap("language_confirm")
 
 
-class ConnectWifi(TaskTemplate):
+class ConnectWifi(SettingsTemplate):
     id = "settings.wifi_connect"
-    category = Category.SINGLE_APP
-    apps = (SETTINGS,)
     difficulty = 7
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -274,10 +273,8 @@ class ConnectWifi(TaskTemplate):
         yield from _connect(ui, params["ssid"], params["password"])
 
 
-class RenameDevice(TaskTemplate):
+class RenameDevice(SettingsTemplate):
     id = "settings.rename_device"
-    category = Category.SINGLE_APP
-    apps = (SETTINGS,)
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -306,10 +303,8 @@ class RenameDevice(TaskTemplate):
         yield ui.tap("rename_save")
 
 
-class NightMode(TaskTemplate):
+class NightMode(SettingsTemplate):
     id = "settings.night_mode"
-    category = Category.SINGLE_APP
-    apps = (SETTINGS,)
     difficulty = 11
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -348,10 +343,8 @@ class NightMode(TaskTemplate):
         yield from step_level_to(ui, "brightness", params["target"])
 
 
-class AskBrightness(TaskTemplate):
+class AskBrightness(SettingsTemplate):
     id = "settings.ask_brightness"
-    category = Category.SINGLE_APP
-    apps = (SETTINGS,)
     difficulty = 3
     answers = True
 
@@ -414,10 +407,8 @@ ABOUT_QUESTIONS = {
 }  # fmt: skip
 
 
-class AboutPhone(TaskTemplate):
+class AboutPhone(SettingsTemplate):
     id = "settings.about_phone"
-    category = Category.SINGLE_APP
-    apps = (SETTINGS,)
     difficulty = 3
     answers = True
 
@@ -447,10 +438,8 @@ class AboutPhone(TaskTemplate):
         yield Answer(text=shown.partition(" / ")[0])
 
 
-class AskConnectedWifi(TaskTemplate):
+class AskConnectedWifi(SettingsTemplate):
     id = "settings.ask_wifi"
-    category = Category.SINGLE_APP
-    apps = (SETTINGS,)
     difficulty = 3
     answers = True
 

@@ -271,11 +271,16 @@ def open_order(ui: OracleUI, order_id: str, tab: str) -> Iterator[Action]:
     yield ui.tap(f"order_{order_id}")
 
 
-# -- cart -----------------------------------------------------------------------------------------
-class AddToCart(TaskTemplate):
-    id = "shop.add_to_cart"
+class ShopTemplate(TaskTemplate):
+    """A template of the Shop app alone."""
+
     category = Category.SINGLE_APP
     apps = (SHOP,)
+
+
+# -- cart -----------------------------------------------------------------------------------------
+class AddToCart(ShopTemplate):
+    id = "shop.add_to_cart"
     difficulty = 12
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -305,10 +310,8 @@ class AddToCart(TaskTemplate):
         yield from fill_sku_sheet(ui, product, params["options"], params["quantity"], "add_to_cart")
 
 
-class AddCheapest(TaskTemplate):
+class AddCheapest(ShopTemplate):
     id = "shop.add_cheapest"
-    category = Category.SINGLE_APP
-    apps = (SHOP,)
     difficulty = 12
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -346,10 +349,8 @@ class AddCheapest(TaskTemplate):
         yield from fill_sku_sheet(ui, product, params["options"], params["quantity"], "add_to_cart")
 
 
-class AddBestSellerInBand(TaskTemplate):
+class AddBestSellerInBand(ShopTemplate):
     id = "shop.add_best_seller_in_band"
-    category = Category.SINGLE_APP
-    apps = (SHOP,)
     difficulty = 12
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -414,10 +415,8 @@ def _seeded_line(world: World, rng: random.Random) -> Params:
     }
 
 
-class RemoveFromCart(TaskTemplate):
+class RemoveFromCart(ShopTemplate):
     id = "shop.remove_from_cart"
-    category = Category.SINGLE_APP
-    apps = (SHOP,)
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -450,10 +449,8 @@ class RemoveFromCart(TaskTemplate):
         yield ui.tap("remove_confirm")
 
 
-class ChangeQuantity(TaskTemplate):
+class ChangeQuantity(ShopTemplate):
     id = "shop.change_quantity"
-    category = Category.SINGLE_APP
-    apps = (SHOP,)
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -490,10 +487,8 @@ class ChangeQuantity(TaskTemplate):
             yield ui.tap(f"plus_{line_id}" if delta > 0 else f"minus_{line_id}")
 
 
-class Favourite(TaskTemplate):
+class Favourite(ShopTemplate):
     id = "shop.favourite"
-    category = Category.SINGLE_APP
-    apps = (SHOP,)
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -537,10 +532,8 @@ def _seeded_order(world: World, rng: random.Random, status: str) -> Params:
     }
 
 
-class CancelOrder(TaskTemplate):
+class CancelOrder(ShopTemplate):
     id = "shop.cancel_order"
-    category = Category.SINGLE_APP
-    apps = (SHOP,)
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -570,10 +563,8 @@ class CancelOrder(TaskTemplate):
         yield ui.tap("cancel_confirm")
 
 
-class ConfirmReceipt(TaskTemplate):
+class ConfirmReceipt(ShopTemplate):
     id = "shop.confirm_receipt"
-    category = Category.SINGLE_APP
-    apps = (SHOP,)
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -603,10 +594,8 @@ class ConfirmReceipt(TaskTemplate):
 
 
 # -- questions ------------------------------------------------------------------------------------
-class ProductPrice(TaskTemplate):
+class ProductPrice(ShopTemplate):
     id = "shop.product_price"
-    category = Category.SINGLE_APP
-    apps = (SHOP,)
     difficulty = 10
     answers = True
 
@@ -651,10 +640,8 @@ class ProductPrice(TaskTemplate):
         yield Answer(text=node.text if node else "")
 
 
-class OrderStatus(TaskTemplate):
+class OrderStatus(ShopTemplate):
     id = "shop.order_status"
-    category = Category.SINGLE_APP
-    apps = (SHOP,)
     difficulty = 8
     answers = True
 

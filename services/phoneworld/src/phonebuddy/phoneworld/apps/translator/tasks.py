@@ -132,10 +132,15 @@ def _scan(ui: OracleUI, source: str | None, into: dict[str, str]) -> Iterator[Ac
 # -- templates ------------------------------------------------------------------------------------
 
 
-class AddFavorite(TaskTemplate):
-    id = "translator.favorite_add"
+class TranslatorTemplate(TaskTemplate):
+    """A template of the Translator app alone."""
+
     category = Category.SINGLE_APP
     apps = (TRANSLATOR,)
+
+
+class AddFavorite(TranslatorTemplate):
+    id = "translator.favorite_add"
     difficulty = 6
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -176,10 +181,8 @@ class AddFavorite(TaskTemplate):
         yield ui.tap("favorite")
 
 
-class RemoveFavorite(TaskTemplate):
+class RemoveFavorite(TranslatorTemplate):
     id = "translator.favorite_remove"
-    category = Category.SINGLE_APP
-    apps = (TRANSLATOR,)
     difficulty = 4
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -219,10 +222,8 @@ class RemoveFavorite(TaskTemplate):
         yield ui.tap(f"remove_{fav_id}")
 
 
-class AskEnglish(TaskTemplate):
+class AskEnglish(TranslatorTemplate):
     id = "translator.ask_english"
-    category = Category.SINGLE_APP
-    apps = (TRANSLATOR,)
     difficulty = 5
     answers = True
 
@@ -260,10 +261,8 @@ class AskEnglish(TaskTemplate):
         yield Answer(text=ui.text_of("result_text"))
 
 
-class CountFavorites(TaskTemplate):
+class CountFavorites(TranslatorTemplate):
     id = "translator.count_favorites"
-    category = Category.SINGLE_APP
-    apps = (TRANSLATOR,)
     difficulty = 4
     answers = True
 
@@ -302,12 +301,10 @@ class CountFavorites(TaskTemplate):
         yield Answer(text=str(len(seen)))
 
 
-class ToggleFavorite(TaskTemplate):
+class ToggleFavorite(TranslatorTemplate):
     """Conditional: remove the phrase when it is in favourites, else translate and add it."""
 
     id = "translator.favorite_toggle"
-    category = Category.SINGLE_APP
-    apps = (TRANSLATOR,)
     difficulty = 8
 
     def sample(self, world: World, rng: random.Random) -> Params:

@@ -453,11 +453,16 @@ class BookHotel(TaskTemplate):
         yield ui.tap(f"{WALLET}:id/pay_confirm")
 
 
-# -- templates: orders and passengers ---------------------------------------------------------
-class RefundTicket(TaskTemplate):
-    id = "travel.refund"
+class TravelTemplate(TaskTemplate):
+    """A template of the Travel app alone."""
+
     category = Category.SINGLE_APP
     apps = (TRAVEL_PACKAGE,)
+
+
+# -- templates: orders and passengers ---------------------------------------------------------
+class RefundTicket(TravelTemplate):
+    id = "travel.refund"
     difficulty = 5
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -517,10 +522,8 @@ class RefundTicket(TaskTemplate):
         yield ui.tap("confirm_refund")
 
 
-class AddPassenger(TaskTemplate):
+class AddPassenger(TravelTemplate):
     id = "travel.add_passenger"
-    category = Category.SINGLE_APP
-    apps = (TRAVEL_PACKAGE,)
     difficulty = 11
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -554,10 +557,8 @@ class AddPassenger(TaskTemplate):
 
 
 # -- templates: questions ----------------------------------------------------------------------
-class DepartureTime(TaskTemplate):
+class DepartureTime(TravelTemplate):
     id = "travel.departure_time"
-    category = Category.SINGLE_APP
-    apps = (TRAVEL_PACKAGE,)
     difficulty = 7
     answers = True
 
@@ -603,10 +604,8 @@ class DepartureTime(TaskTemplate):
         yield Answer(text=node.text if node else "")
 
 
-class EarliestWithSeats(TaskTemplate):
+class EarliestWithSeats(TravelTemplate):
     id = "travel.earliest_train"
-    category = Category.SINGLE_APP
-    apps = (TRAVEL_PACKAGE,)
     difficulty = 8
     answers = True
 
@@ -650,10 +649,8 @@ class EarliestWithSeats(TaskTemplate):
         yield Answer(text=params["train"] if ui.find(f"train_{params['train']}") else "")
 
 
-class HotelPrice(TaskTemplate):
+class HotelPrice(TravelTemplate):
     id = "travel.hotel_price"
-    category = Category.SINGLE_APP
-    apps = (TRAVEL_PACKAGE,)
     difficulty = 7
     answers = True
 

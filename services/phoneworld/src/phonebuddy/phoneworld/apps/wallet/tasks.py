@@ -61,10 +61,15 @@ def transfer_steps(ui: OracleUI, params: Params) -> Iterator[Action]:
     yield ui.tap("transfer_confirm")
 
 
-class Transfer(TaskTemplate):
-    id = "wallet.transfer"
+class WalletTemplate(TaskTemplate):
+    """A template of the Wallet app alone."""
+
     category = Category.SINGLE_APP
     apps = (WALLET,)
+
+
+class Transfer(WalletTemplate):
+    id = "wallet.transfer"
     difficulty = 9
 
     def sample(self, world: World, rng: random.Random) -> Params:
@@ -146,10 +151,8 @@ class TransferFromNote(TaskTemplate):
         yield from transfer_steps(ui, params)
 
 
-class Balance(TaskTemplate):
+class Balance(WalletTemplate):
     id = "wallet.balance"
-    category = Category.SINGLE_APP
-    apps = (WALLET,)
     difficulty = 2
     answers = True
 
@@ -178,10 +181,8 @@ class Balance(TaskTemplate):
         yield Answer(text=node.text if node else "")
 
 
-class SpentAtMerchant(TaskTemplate):
+class SpentAtMerchant(WalletTemplate):
     id = "wallet.spent_at_merchant"
-    category = Category.SINGLE_APP
-    apps = (WALLET,)
     difficulty = 5
     answers = True
 
@@ -219,10 +220,8 @@ class SpentAtMerchant(TaskTemplate):
         yield Answer(text=node.text.partition("支出")[2] if node else "")
 
 
-class LastTransfer(TaskTemplate):
+class LastTransfer(WalletTemplate):
     id = "wallet.last_transfer"
-    category = Category.SINGLE_APP
-    apps = (WALLET,)
     difficulty = 7
     answers = True
 
@@ -261,10 +260,8 @@ class LastTransfer(TaskTemplate):
         yield Answer(text=node.text if node else "")
 
 
-class BankCardTail(TaskTemplate):
+class BankCardTail(WalletTemplate):
     id = "wallet.bank_card_tail"
-    category = Category.SINGLE_APP
-    apps = (WALLET,)
     difficulty = 3
     answers = True
 
