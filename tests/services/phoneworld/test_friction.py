@@ -1,5 +1,6 @@
-"""Friction in task episodes: splash screens, the first-run permission dialog and pop-ups, seeded
-by the task seed, shown once each, in that order, and never a change of app data."""
+"""Friction in task episodes: splash screens, the first-run permission dialog and pop-ups, login
+walls and loading pages, seeded by the task seed, shown once each (a login wall until passed), in
+that order, and never a change of app data."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.system.friction import SPLASH_SECONDS
+from phonebuddy.phoneworld.system.friction import LOADING_SECONDS, SPLASH_SECONDS
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.registry import all_templates
 from phonebuddy.phoneworld.tasks.runner import (
@@ -31,6 +32,12 @@ def plan(world: World, seed: int) -> dict[str, list[str]]:
 
 def _seed_with(world: World, package: str, kinds: list[str]) -> int:
     return next(seed for seed in SEEDS if plan(world, seed).get(package) == kinds)
+
+
+def _gets_past_friction(note: str) -> bool:
+    """Whether an oracle step's note is a step past friction (not the template's own)."""
+    friction_taps = ("splash_skip", "popup_close", "login_agree", "login_one_tap")
+    return note.endswith(friction_taps) or note == f"waited {LOADING_SECONDS:g} s"
 
 
 def _phone(world: World, seed: int) -> Driver:
@@ -132,5 +139,92 @@ def test_the_oracle_gets_past_the_friction_of_its_seed_and_still_passes(
     plain.reset(seed)
     template.setup(Interaction(plain, package), instance.params)
     smooth = [result.note for _, result in oracle_steps(plain, template, instance.params)]
-    skipped = [n for n in notes if n.endswith(("splash_skip", "popup_close"))]
-    assert len(notes) == len(smooth) + len(skipped)
+    assert len(notes) == len(smooth) + len([n for n in notes if _gets_past_friction(n)])
+
+
+def _shop_phone_with(world: World, kind: str) -> Driver:
+    """A phone whose shop shows `kind` friction this episode, opened past its start friction."""
+    seed = next(s for s in SEEDS if kind in plan(world, s).get(SHOP, []))
+    phone = _phone(world, seed)
+    phone.device.act(phone.ui.open("购物"))
+    while (step := phone.ui.past_friction()) is not None or phone.visible(ALLOW):
+        phone.act(step or phone.ui.tap(ALLOW))
+    if phone.visible("coupon_popup_ok"):
+        phone.tap("coupon_popup_ok")
+    return phone
+
+
+def _to_checkout(phone: Driver) -> None:
+    """From the shop's home: tick the first cart line and check out."""
+    phone.tap("tab_cart")
+    line = phone.device.state["apps"][SHOP]["cart"][0]["id"]
+    phone.tap(f"select_{line}")
+    phone.tap("checkout")
+
+
+def test_a_login_wall_needs_the_agreement_and_back_leaves_the_screen(world: World) -> None:
+    phone = _shop_phone_with(world, "login")
+    before = phone.device.snapshot()
+    _to_checkout(phone)
+    assert phone.visible("login_one_tap")
+    result = phone.device.act(phone.ui.tap("login_one_tap"))
+    assert result.effect == "no_op"
+    assert phone.device.state["ui"]["toast"] == "请先阅读并勾选同意协议"
+    phone.back()  # leaves the checkout; the wall stays
+    assert not phone.visible("login_one_tap")
+    assert phone.device.top_entry(SHOP)["screen"] != "checkout"
+    phone.tap("checkout")
+    assert phone.visible("login_one_tap")
+    phone.tap("login_close")
+    assert phone.device.top_entry(SHOP)["screen"] != "checkout"
+    phone.tap("checkout")
+    phone.tap("login_agree")
+    assert phone.ui.find("login_agree").checked  # type: ignore[union-attr]
+    phone.tap("login_one_tap")
+    assert phone.device.state["ui"]["toast"] == "登录成功"
+    assert phone.device.top_entry(SHOP)["screen"] == "checkout"
+    phone.back()
+    phone.tap("checkout")  # logged in for the rest of the episode
+    assert not phone.visible("login_one_tap")
+    assert phone.device.snapshot()["apps"] == before["apps"]
+
+
+def test_a_loading_page_takes_no_taps_until_it_has_loaded_once(world: World) -> None:
+    phone = _shop_phone_with(world, "loading")
+    phone.tap("search_box")
+    phone.type_into("query", "充电宝")
+    phone.tap("search_go")
+    assert phone.visible("loading")
+    result = phone.device.act(phone.ui.tap("loading"))
+    assert result.effect == "no_op"
+    assert "loading" in result.note
+    phone.act(Wait(time=LOADING_SECONDS))
+    assert not phone.visible("loading")
+    assert phone.device.top_entry(SHOP)["screen"] == "results"
+    phone.back()
+    phone.tap("search_go")
+    assert not phone.visible("loading")  # once per episode
+
+
+@pytest.mark.parametrize(
+    ("template_id", "kind"),
+    [
+        ("shop.buy_now", "login"),
+        ("travel.book_earliest", "login"),
+        ("travel.book_earliest", "loading"),
+    ],
+)
+def test_oracles_get_past_login_walls_and_loading_pages(
+    world: World, template_id: str, kind: str
+) -> None:
+    template = next(t for t in all_templates() if t.id == template_id)
+    package = template.apps[0]
+    seed = next(s for s in SEEDS if kind in plan(world, s).get(package, []))
+    instance = instantiate(template, world, seed)
+    device = Device(world)
+    before = start(device, instance)
+    notes = [result.note for _, result in oracle_steps(device, template, instance.params)]
+    expected = f"{package}:id/login_one_tap" if kind == "login" else f"waited {LOADING_SECONDS} s"
+    assert expected in notes
+    verdict = evaluate(world, template, instance.params, before, device.snapshot(), None)
+    assert verdict.success, verdict.reason

@@ -180,6 +180,7 @@ class Device:
             {"screen": screen_name, "params": clone(params), "fields": dict(fields or {}), "ui": {}}
         )
         self.state["ui"]["focus"] = None
+        friction.on_push(self, package, screen_name)
 
     def pop_screen(self, package: str, *, allow_exit: bool = True) -> None:
         stack = self.stack(package)
@@ -510,6 +511,9 @@ class Device:
     def _back(self) -> ActResult:
         ui = self.state["ui"]
         if ui["overlay"] is not None:
+            if ui["overlay"]["kind"] == "login":
+                friction.leave_login(self)
+                return ActResult("applied", "left the screen behind the login wall")
             ui["overlay"] = None
             return ActResult("applied", "closed the overlay")
         if ui["focus"] is not None:

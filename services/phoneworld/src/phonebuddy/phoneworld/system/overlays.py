@@ -220,9 +220,13 @@ def place(device: Device, area: Rect) -> Node | None:
     kind = overlay["kind"]
     if kind == "splash":
         return friction.splash(device, overlay, area)
+    if kind == "loading":
+        return friction.loading(device, overlay, area)
     widget: BottomSheet | Dialog
     if kind == "popup":
         widget = friction.popup(device, overlay)
+    elif kind == "login":
+        widget = friction.login(device, overlay)
     elif kind == "shade":
         widget = _shade(device)
     elif kind == "recents":
@@ -233,8 +237,9 @@ def place(device: Device, area: Rect) -> Node | None:
         widget = _permission(device, overlay)
     else:
         widget = _text_menu(overlay)
-    # A pop-up is the app's own dialog, with the app's ids; the rest belong to the system.
-    package = overlay["package"] if kind == "popup" else SYSTEM_PACKAGE
+    # A pop-up and a login sheet are the app's own, with the app's ids; the rest belong to the
+    # system.
+    package = overlay["package"] if kind in ("popup", "login") else SYSTEM_PACKAGE
     lc = LayoutContext(scale=device.scale, package=package)
     node = widget.place_overlay(lc, area)
     node.z = 6

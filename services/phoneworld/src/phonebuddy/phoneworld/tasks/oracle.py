@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from phonebuddy.phoneworld.system.friction import LOADING_SECONDS
 from phonebuddy.protocol import (
     Action,
     Click,
@@ -16,6 +17,7 @@ from phonebuddy.protocol import (
     SystemButtonName,
     Type,
     UINode,
+    Wait,
     from_pixels,
 )
 
@@ -97,11 +99,17 @@ class OracleUI:
         node = self._require(id, text, None)
         return LongPress(coordinate=from_pixels(node.bounds.center, self.device.screen))
 
-    def past_friction(self) -> Click | None:
-        """The tap that gets past a splash screen (跳过) or a pop-up (以后再说) on screen."""
+    def past_friction(self) -> Click | Wait | None:
+        """The action that gets past the friction on screen: 跳过 on a splash, 以后再说 on a
+        pop-up, a wait while a page loads, the agreement and then 一键登录 at a login wall."""
         for widget_id in ("splash_skip", "popup_close"):
             if self.visible(widget_id):
                 return self.tap(widget_id)
+        if self.visible("loading"):
+            return Wait(time=LOADING_SECONDS)
+        agreement = self.find("login_agree")
+        if agreement is not None:
+            return self.tap("login_one_tap" if agreement.checked else "login_agree")
         return None
 
     def open(self, app: str) -> Open:

@@ -68,7 +68,9 @@ class Food(MenuScreens, CheckoutScreens, OrderScreens):
     label = Label(zh="外卖", en="Food")
     domain = "food"
     theme = AppTheme(primary=(255, 209, 0), on_primary=(33, 33, 33), accent=(230, 120, 0))
-    friction = Friction(splash="美食外卖，准时送达")
+    friction = Friction(
+        splash="美食外卖，准时送达", login_screens=("checkout",), loading_screens=("restaurant",)
+    )
     icon_text = "外卖"
     ignorable = ("promo_seen",)
 

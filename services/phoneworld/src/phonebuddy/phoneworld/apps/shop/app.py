@@ -34,6 +34,8 @@ class Shop(CatalogueScreens, CheckoutScreens, OrderScreens):
     friction = Friction(
         splash="好货不贵，天天特价",
         popup=Popup("新人专享红包", "¥20 无门槛券已到账，限今日使用", "立即领取", toast="领取成功"),
+        login_screens=("checkout",),
+        loading_screens=("results", "product"),
     )
     icon_text = "购"
     permissions = ("notifications",)

@@ -48,6 +48,8 @@ class Travel(TrainScreens, HotelScreens, OrderScreens):
         popup=Popup(
             "发现新版本", "新版本优化了购票体验，建议更新", "立即更新", toast="已是最新版本"
         ),
+        login_screens=("book", "hotel_book"),
+        loading_screens=("trains",),
     )
     icon_text = "行"
 
