@@ -113,7 +113,7 @@ def spoken_zh(hour: int, minute: int) -> str:
 
 
 def number_forms(value: float, unit: str, *, money: bool) -> list[str]:
-    shown = f"{value:g}"
+    shown = f"{value:.12g}"  # every digit: 11554.98 stays 11554.98
     forms = [shown, f"{shown}{unit}", f"答案是{shown}{unit}", f"The answer is {shown}.",
              shown.translate(FULL_WIDTH)]  # fmt: skip
     if money:
@@ -165,6 +165,9 @@ def natural_answers(expected: Expectation) -> list[str]:
             )
             return [f"{said[0]}，{weather.forms[0]}", f"{said[1]}，天气是{weather.forms[-1]}",
                     f"{said[2]} {weather.forms[0]}."]  # fmt: skip
+        case Together(parts=(first, second)):
+            pairs = zip(natural_answers(first)[:3], natural_answers(second)[:3], strict=False)
+            return [f"{a}，{b}" if i % 2 == 0 else f"{a}; {b}" for i, (a, b) in enumerate(pairs)]
         case Date():
             ((month, day),) = expected.accepted
             return [f"{month}月{day}日", f"{month}/{day}", f"{MONTHS[month - 1]} {day}"]
@@ -236,9 +239,13 @@ def candidate_lists(expected: Expectation, screen: tuple[str, ...]) -> list[str]
                     " ".join(f"{h}点" for h in range(24))]  # fmt: skip
         case Number():
             (value, *_) = sorted(expected.accepted)
-            shown = f"¥{value:.2f}" if isinstance(expected, Money) else f"{value:g}"
-            nearby = [f"{value - 1:g}", shown, f"{value + 1:g}"]
-            return [" ".join(map(str, range(301))), "、".join(nearby), f"{shown} 或 {value + 10:g}"]
+            shown = f"¥{value:.2f}" if isinstance(expected, Money) else f"{value:.12g}"
+            nearby = [f"{value - 1:.12g}", shown, f"{value + 1:.12g}"]
+            return [
+                " ".join(map(str, range(301))),
+                "、".join(nearby),
+                f"{shown} 或 {value + 10:.12g}",
+            ]
         case YesNo():
             return ["会下雨，不会", "yes or no", "可能会下雨"]
         case Token():

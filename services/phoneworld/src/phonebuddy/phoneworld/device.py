@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import marshal
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -296,15 +297,25 @@ class Device:
         # handler need no copy.
         saved = None
         if not isinstance(action, Wait | Answer | Terminate | Type | Open):
-            saved = (clone(self.state["os"]), clone(self.state["apps"]))
+            saved = self._checkpoint()
         try:
             result = self._dispatch(action)
         except NoOp as no_op:
             if saved is not None:
-                self.state["os"], self.state["apps"] = saved
+                self._roll_back(saved)
             result = ActResult("no_op", no_op.reason)
         self._changed()
         return result
+
+    def _checkpoint(self) -> bytes:
+        """The data a handler may change (os and apps), serialized: a handler that ends in a
+        no-op is rolled back to it. Serializing is ~6x cheaper than a copy and only the rare
+        no-op pays for reading it back."""
+        return marshal.dumps((self.state["os"], self.state["apps"]))
+
+    def _roll_back(self, checkpoint: bytes) -> None:
+        # Only bytes this device wrote itself a moment ago are read back.
+        self.state["os"], self.state["apps"] = marshal.loads(checkpoint)  # noqa: S302
 
     def _dispatch(self, action: Action) -> ActResult:
         if isinstance(action, Answer | Terminate):
@@ -439,11 +450,11 @@ class Device:
 
     def _enter_while_typing(self) -> ActResult:
         """Enter inside typed text: a key press of its own, so a no-op rolls its handler back."""
-        saved = (clone(self.state["os"]), clone(self.state["apps"]))
+        saved = self._checkpoint()
         try:
             return self.press_enter()
         except NoOp:
-            self.state["os"], self.state["apps"] = saved
+            self._roll_back(saved)
             raise
 
     def press_enter(self) -> ActResult:

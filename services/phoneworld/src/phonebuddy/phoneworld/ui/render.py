@@ -68,11 +68,15 @@ def _draw_lines(draw: ImageDraw.ImageDraw, node: Node) -> None:
         y += step
 
 
-def _paint(image: Image.Image, draw: ImageDraw.ImageDraw, node: Node) -> None:
+def _paint(
+    image: Image.Image, draw: ImageDraw.ImageDraw, node: Node
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """Paint `node` and its children; returns the picture and its pen from then on (a scrim
+    dims the whole picture into a new one, which whatever is painted later draws on)."""
     if node.visible is None:
-        return
+        return image, draw
     if node.kind == "scrim":
-        image.paste(image.point(_DIM))
+        image = image.point(_DIM)
         draw = ImageDraw.Draw(image)
     elif node.fill is not None or node.outline is not None:
         width = max(2, node.radius // 12) if node.outline else 0
@@ -107,7 +111,8 @@ def _paint(image: Image.Image, draw: ImageDraw.ImageDraw, node: Node) -> None:
         caret_x = min(right - node.padding, left + node.padding + _caret_offset(node))
         draw.line((caret_x, top + 30, caret_x, bottom - 30), fill=theme.TEXT, width=3)
     for child in sorted(node.children, key=lambda c: c.z):
-        _paint(image, draw, child)
+        image, draw = _paint(image, draw, child)
+    return image, draw
 
 
 def _caret_offset(node: Node) -> int:
@@ -118,7 +123,7 @@ def _caret_offset(node: Node) -> int:
 
 def render(root: Node, screen: ScreenSize) -> Image.Image:
     image = Image.new("RGB", (screen.width, screen.height), root.fill or theme.BACKGROUND)
-    _paint(image, ImageDraw.Draw(image), root)
+    image, _ = _paint(image, ImageDraw.Draw(image), root)
     return image
 
 

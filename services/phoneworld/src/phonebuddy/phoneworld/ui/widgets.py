@@ -637,13 +637,26 @@ class Column(Widget):
     def place(self, lc: LayoutContext, x: int, y: int, width: int, clip: Rect | None) -> Node:
         pad = lc.px(self.padding)
         inner = width - 2 * pad
+        spacing = lc.px(self.spacing)
         nodes = []
         cursor = y + pad
+        last_bottom = y
         for child in self._kids():
+            # A child wholly outside the clip would be dropped from the tree and not drawn:
+            # it only takes its (already measured) room. Long lists lay out what shows. While
+            # a field has focus everything is laid out: Enter submits the focused field even
+            # when the keyboard hides it.
+            if clip is not None and lc.focused_field is None:
+                height = lc.measure(child, inner)
+                if cursor >= clip[3] or cursor + height <= clip[1]:
+                    last_bottom = cursor + height
+                    cursor = last_bottom + spacing
+                    continue
             node = child.place(lc, x + pad, cursor, inner, clip)
             nodes.append(node)
-            cursor = node.bounds[3] + lc.px(self.spacing)
-        bottom = (nodes[-1].bounds[3] if nodes else y) + pad
+            last_bottom = node.bounds[3]
+            cursor = last_bottom + spacing
+        bottom = last_bottom + pad
         return make_node(
             "column",
             lc,
