@@ -31,6 +31,7 @@ from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import WALLET_BALANCE
+from phonebuddy.phoneworld.tasks.toggles import Switch, ToggleTemplate
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
@@ -251,47 +252,31 @@ class WechatId(MessengerTemplate):
         yield Answer(text=node.text.removeprefix("微信号：") if node else "")
 
 
-class MuteNotifications(MessengerTemplate):
+SETTING_SWITCHES = {
+    key: Switch(f"{ROOT}/settings/{key}", ("tab_me", "me_settings"), f"setting_{key}", zh, en)
+    for key, zh, en in (
+        ("notify", "新消息通知", "new-message notifications"),
+        ("sound", "新消息提示音", "the new-message sound"),
+        ("strangers_see_moments", "允许陌生人查看十条朋友圈", "letting strangers see ten Moments"),
+    )
+}
+
+
+class MuteNotifications(ToggleTemplate):
     id = "messenger.mute_notifications"
-    category = Category.SINGLE_APP
+    apps = (MESSENGER,)
     difficulty = 5
+    app_names = ("微信", "WeChat")
+    switches = {key: SETTING_SWITCHES[key] for key in ("notify", "sound")}
+    turn_on = False
 
-    def sample(self, world: World, rng: random.Random) -> Params:
-        return {"setting": rng.choice(("notify", "sound"))}
 
-    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
-        if params["setting"] == "notify":
-            return phrased(
-                zh=["在微信设置里关闭新消息通知", "把微信的新消息通知关掉",
-                    "不想再收到微信的新消息通知了，去设置里关掉"],
-                en=["Turn off new-message notifications in WeChat's settings",
-                    "Switch off WeChat's new-message notifications",
-                    "I don't want WeChat to notify me of new messages; turn that off in its "
-                    "settings"],
-            )  # fmt: skip
-        return phrased(
-            zh=["在微信设置里关闭新消息提示音", "把微信的新消息提示音关掉",
-                "微信来新消息时别再响了，去设置里关掉提示音"],
-            en=["Turn off the new-message sound in WeChat's settings",
-                "Switch off WeChat's new-message sound",
-                "I don't want WeChat to play a sound for new messages; turn it off in its "
-                "settings"],
-        )  # fmt: skip
-
-    def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        changes = diff.touched(f"{ROOT}/settings")
-        expected = f"{ROOT}/settings/{params['setting']}"
-        if [(c.path, c.after) for c in changes] != [(expected, False)]:
-            return [
-                f"expected only {params['setting']} to be switched off, got "
-                f"{[(c.path, c.after) for c in changes]}"
-            ]
-        return []
-
-    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield from home_tab(ui, "me")
-        yield ui.tap("me_settings")
-        yield ui.tap(f"setting_{params['setting']}")
+class ToggleSetting(ToggleTemplate):
+    id = "messenger.toggle_setting"
+    apps = (MESSENGER,)
+    difficulty = 5
+    app_names = ("微信", "WeChat")
+    switches = SETTING_SWITCHES
 
 
 # -- single app: moments -----------------------------------------------------------------------
@@ -625,6 +610,7 @@ TEMPLATES: tuple[TaskTemplate, ...] = (
     SetRemark(),
     WechatId(),
     MuteNotifications(),
+    ToggleSetting(),
     PostMoment(),
     LikeMoment(),
     CommentMoment(),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from phonebuddy.phoneworld.apps.settings.app import (
@@ -21,6 +20,7 @@ from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
+from phonebuddy.phoneworld.tasks.toggles import Switch, ToggleTemplate
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
@@ -29,22 +29,15 @@ WIFI = f"apps/{SETTINGS}/wifi"
 ABOUT = f"apps/{SETTINGS}/about"
 
 
-@dataclass(frozen=True, slots=True)
-class Switch:
-    """Where an on/off setting lives: the home entry that opens its page, and its toggle."""
-
-    entry: str
-    toggle: str
-    zh: str
-    en: str
-
-
 SWITCHES = {
-    "wifi": Switch("wlan", "wifi_toggle", "WLAN", "Wi-Fi"),
-    "bluetooth": Switch("bluetooth", "bluetooth_toggle", "蓝牙", "Bluetooth"),
-    "dark_mode": Switch("display", "dark_mode_toggle", "深色模式", "dark mode"),
-    "do_not_disturb": Switch("do_not_disturb", "dnd_toggle", "勿扰模式", "Do Not Disturb"),
-    "airplane_mode": Switch("airplane", "airplane_toggle", "飞行模式", "airplane mode"),
+    key: Switch(f"os/settings/{key}", (entry,), toggle, zh, en)
+    for key, entry, toggle, zh, en in (
+        ("wifi", "wlan", "wifi_toggle", "WLAN", "Wi-Fi"),
+        ("bluetooth", "bluetooth", "bluetooth_toggle", "蓝牙", "Bluetooth"),
+        ("dark_mode", "display", "dark_mode_toggle", "深色模式", "dark mode"),
+        ("do_not_disturb", "do_not_disturb", "dnd_toggle", "勿扰模式", "Do Not Disturb"),
+        ("airplane_mode", "airplane", "airplane_toggle", "飞行模式", "airplane mode"),
+    )
 }
 # level setting: (home entry, zh name, en name)
 LEVELS = {"brightness": ("display", "屏幕亮度", "screen brightness"),
@@ -70,8 +63,8 @@ def expect_setting(diff: StateDiff, key: str, expected: Any) -> list[str]:
 def switch_to(ui: OracleUI, key: str, on: bool) -> Iterator[Action]:
     """From the Settings home: open the setting's page and flip it if it is not `on` yet."""
     switch = SWITCHES[key]
-    yield from ui.scroll_to(switch.entry)
-    yield ui.tap(switch.entry)
+    yield from ui.scroll_to(switch.route[0])
+    yield ui.tap(switch.route[0])
     toggle = ui.find(switch.toggle)
     if toggle is None:
         raise OracleError(f"{switch.toggle!r} is not on screen")
@@ -144,32 +137,12 @@ class SettingsTemplate(TaskTemplate):
     apps = (SETTINGS,)
 
 
-class ToggleSetting(SettingsTemplate):
+class ToggleSetting(ToggleTemplate):
     id = "settings.toggle"
+    apps = (SETTINGS,)
     difficulty = 3
-
-    def sample(self, world: World, rng: random.Random) -> Params:
-        return {"key": rng.choice(sorted(SWITCHES)), "on": rng.random() < 0.5}
-
-    def setup(self, it: Interaction, params: Params) -> None:
-        it.os["settings"][params["key"]] = not params["on"]
-
-    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
-        switch = SWITCHES[params["key"]]
-        act_zh, act_en = ("打开", "on") if params["on"] else ("关闭", "off")
-        return phrased(
-            zh=[f"在设置里{act_zh}{switch.zh}", f"帮我把{switch.zh}{act_zh}",
-                f"去设置，{act_zh}{switch.zh}"],
-            en=[f"Turn {act_en} {switch.en} in Settings", f"Switch {switch.en} {act_en}",
-                f"Go to Settings and turn {switch.en} {act_en}"],
-        )  # fmt: skip
-
-    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
-        return expect_setting(diff, params["key"], params["on"])
-
-    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield ui.open("设置")
-        yield from switch_to(ui, params["key"], params["on"])
+    app_names = ("设置", "Settings")
+    switches = SWITCHES
 
 
 class _SetLevel(SettingsTemplate):

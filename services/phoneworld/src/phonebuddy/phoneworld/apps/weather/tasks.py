@@ -43,6 +43,7 @@ from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
+from phonebuddy.phoneworld.tasks.toggles import Switch, ToggleTemplate
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
@@ -583,7 +584,16 @@ class WeekendPlan(WeatherTemplate):
         yield from fill_event(ui, {**plan, "date": day.isoformat()})
 
 
+class ToggleAlerts(ToggleTemplate):
+    id = "weather.alerts"
+    apps = (WEATHER,)
+    app_names = ("天气", "Weather")
+    switches = {"alerts": Switch(f"apps/{WEATHER}/alerts", ("settings",), "alerts",
+                                 "恶劣天气预警", "severe-weather alerts")}  # fmt: skip
+
+
 TEMPLATES: tuple[TaskTemplate, ...] = (
+    ToggleAlerts(),
     AddCity(),
     RemoveCity(),
     SetDefaultCity(),
