@@ -8,7 +8,7 @@ import pytest
 
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.system.friction import LOADING_SECONDS, SPLASH_SECONDS
+from phonebuddy.phoneworld.system.friction import LOADING_SECONDS, SPLASH_SECONDS, SYSTEM
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.registry import all_templates
 from phonebuddy.phoneworld.tasks.runner import (
@@ -228,3 +228,29 @@ def test_oracles_get_past_login_walls_and_loading_pages(
     assert expected in notes
     verdict = evaluate(world, template, instance.params, before, device.snapshot(), None)
     assert verdict.success, verdict.reason
+
+
+def test_a_keyboard_drawn_over_a_bottom_bar_is_hidden_before_its_button_is_tapped(
+    world: World,
+) -> None:
+    """The keyboard-covers friction: food.order types a remark, then taps the checkout's bottom
+    bar, which the keyboard now covers; the oracle hides the keyboard first (one step more than
+    the same episode with a keyboard that makes room) and still succeeds."""
+    template = next(t for t in all_templates() if t.id == "food.order")
+    seed = next(
+        s
+        for s in SEEDS
+        if SYSTEM in plan(world, s) and instantiate(template, world, s).params["remark"]
+    )
+    hidden = []
+    for covers in (True, False):
+        instance = instantiate(template, world, seed)
+        device = Device(world)
+        before = start(device, instance)
+        if not covers:
+            del device.state["ui"]["friction"][SYSTEM]
+        notes = [r.note for _, r in oracle_steps(device, template, instance.params)]
+        hidden.append(notes.count("hid the keyboard"))
+        verdict = evaluate(world, template, instance.params, before, device.snapshot(), None)
+        assert verdict.success, verdict.reason
+    assert hidden[0] == hidden[1] + 1

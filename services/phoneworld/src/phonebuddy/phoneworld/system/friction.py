@@ -2,7 +2,9 @@
 (skipped with 跳过, or gone after a few seconds), the first-run permission dialog, then a coupon
 or upgrade pop-up, each shown at most once per episode; a login wall in front of some screens
 (checkout, booking) when the episode starts logged out (tick the agreement, then 一键登录; 暂不登录
-or back leaves the screen); and a screen that is still loading the first time it opens (wait).
+or back leaves the screen); a screen that is still loading the first time it opens (wait); and
+a keyboard that covers the bottom of the screen instead of making room (hide it with back to
+reach a button under it).
 
 Which app shows what in an episode is seeded by (world seed, task seed, package), so a task is
 the same every time it is played and a training set holds both the smooth and the rough start.
@@ -47,6 +49,9 @@ POPUP_CHANCE = 0.4
 LOGIN_CHANCE = 0.3
 LOADING_CHANCE = 0.4
 LOADING_SECONDS = 4
+KEYBOARD_COVERS_CHANCE = 0.3
+SYSTEM = "com.android.systemui"
+"""The plan's entry for friction of the phone itself rather than of one app."""
 """Longer than one action (3 s): the first tap on a loading screen does nothing; a wait ends it."""
 
 
@@ -92,7 +97,15 @@ def plan(apps: Iterable[App], rng_of: Callable[[str], random.Random]) -> dict[st
             kinds.append("loading")
         if kinds:
             planned[app.package] = kinds
+    if rng_of(SYSTEM).random() < KEYBOARD_COVERS_CHANCE:
+        planned[SYSTEM] = ["keyboard_covers"]
     return planned
+
+
+def keyboard_covers(device: Device) -> bool:
+    """Whether the keyboard is drawn over the screen's bottom this episode (Android's
+    adjustPan) rather than the app being laid out above it (adjustResize)."""
+    return "keyboard_covers" in device.state["ui"].get("friction", {}).get(SYSTEM, [])
 
 
 def _take(device: Device, package: str, kind: str) -> bool:

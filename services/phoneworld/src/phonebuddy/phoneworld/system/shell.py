@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from phonebuddy.phoneworld.app import View
-from phonebuddy.phoneworld.system import keyboard, launcher, overlays
+from phonebuddy.phoneworld.system import friction, keyboard, launcher, overlays
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.widgets import AppBar, Handler, LayoutContext, Node, Page, Rect
 
@@ -126,9 +126,13 @@ def compose(device: Device) -> tuple[Node, dict[str, int]]:
     focus = ui["focus"]
     show_keyboard = focus is not None and package is not None and focus["package"] == package
     keyboard_node = None
+    keyboard_top = None  # where a keyboard drawn over the page begins (the covers friction)
     if show_keyboard:
         keyboard_node = keyboard.place(device, (0, 0, width, bottom))
-        bottom = keyboard_node.bounds[1]
+        if friction.keyboard_covers(device):
+            keyboard_top = keyboard_node.bounds[1]
+        else:
+            bottom = keyboard_node.bounds[1]
     content_rect: Rect = (0, top, width, bottom)
     extents: dict[str, int] = {}
 
@@ -150,6 +154,7 @@ def compose(device: Device) -> tuple[Node, dict[str, int]]:
             theme=app.theme,
             scroll_offsets=dict(entry.get("scroll", {})),
             focused_field=focus["field"] if show_keyboard else None,
+            keyboard_top=keyboard_top,
         )
         page = current_page(device, package)
         content = page.place_page(lc, content_rect)

@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from phonebuddy.phoneworld.system.friction import LOADING_SECONDS
+from phonebuddy.phoneworld.system.keyboard import PACKAGE as KEYBOARD
+from phonebuddy.phoneworld.system.shell import hit_test
 from phonebuddy.protocol import (
     Action,
     Click,
@@ -41,6 +43,7 @@ def texts(node: UINode) -> list[str]:
 class OracleUI:
     def __init__(self, device: Device) -> None:
         self.device = device
+        self._last_tap: tuple[str | None, str | None, str | None] | None = None
 
     @property
     def package(self) -> str:
@@ -93,7 +96,26 @@ class OracleUI:
         self, id: str | None = None, *, text: str | None = None, contains: str | None = None
     ) -> Click:
         node = self._require(id, text, contains)
+        self._last_tap = (id, text, contains)
         return Click(coordinate=from_pixels(node.bounds.center, self.device.screen))
+
+    def keyboard_hides(self, action: Action) -> bool:
+        """Whether `action` is a tap from `tap` that would land on a keyboard drawn over what it
+        aims at (the keyboard-covers friction): the keyboard has to be hidden first."""
+        if not isinstance(action, Click) or self._last_tap is None:
+            return False
+        id, text, contains = self._last_tap
+        target = self.find(id, text=text, contains=contains)
+        if target is None or target.package == KEYBOARD:
+            return False
+        hit = hit_test(self.device.layout(), target.bounds.center, long=False)
+        return hit is not None and hit.package == KEYBOARD
+
+    def tap_again(self) -> Click:
+        """The last `tap` aimed anew (after the screen changed under it)."""
+        assert self._last_tap is not None
+        id, text, contains = self._last_tap
+        return self.tap(id, text=text, contains=contains)
 
     def long_press(self, id: str | None = None, *, text: str | None = None) -> LongPress:
         node = self._require(id, text, None)

@@ -89,6 +89,10 @@ def oracle_steps(
         return result
 
     for action in template.solve(ui, params):
+        if ui.keyboard_hides(action):  # the keyboard covers the target: hide it, aim again
+            hide = ui.back()
+            yield hide, step(hide)
+            action = ui.tap_again()
         yield action, step(action)
         while (dismiss := ui.past_friction()) is not None:
             yield dismiss, step(dismiss)

@@ -33,6 +33,9 @@ class LayoutContext:
     theme: AppTheme = theme.DEFAULT_THEME
     scroll_offsets: dict[str, int] = field(default_factory=dict)
     focused_field: str | None = None
+    # With the keyboard drawn over the page (adjustPan), where it begins: a page's scrolling
+    # body ends there, so fields can be scrolled into view, but its bottom bar stays under it.
+    keyboard_top: int | None = None
     # Filled during layout: content height of every scroll container, for clamping swipes.
     scroll_extents: dict[str, int] = field(default_factory=dict)
     # Heights measured in this layout pass. Containers measure children, then place them, and
@@ -963,8 +966,14 @@ class Page(Widget):
         if self.bottom is not None:
             height = lc.measure(self.bottom, width)
             bottom_node = self.bottom.place(lc, x, bottom - height, width, rect)
+            if lc.keyboard_top is not None and any(n.focused for n in bottom_node.walk()):
+                # the field being typed in is panned into view with its bar (a chat's input)
+                bottom = lc.keyboard_top
+                bottom_node = self.bottom.place(lc, x, bottom - height, width, rect)
             bottom_node.z = 1
             body_bottom = bottom - height
+        if lc.keyboard_top is not None:
+            body_bottom = min(body_bottom, lc.keyboard_top)
         body = ScrollView(
             self.scroll_id,
             self.body,
