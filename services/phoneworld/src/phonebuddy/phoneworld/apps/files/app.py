@@ -120,6 +120,10 @@ class Files(FilesScreens):
         it.pop()
         it.toast("重命名成功")
 
+    def share_file(self, it: Interaction, file_id: str) -> None:
+        file = self.find(it, file_id)
+        it.share({"kind": "file", "name": file["name"], "text": file["name"]})
+
     def toggle_star(self, it: Interaction, file_id: str) -> None:
         file = self.find(it, file_id)
         file["starred"] = not file["starred"]

@@ -308,6 +308,8 @@ class FilesScreens(App):
                        id="copy", style="secondary"),
                 Button("复制路径", v.do(h.copy_path, file["id"]),  # type: ignore[attr-defined]
                        id="copy_path", style="secondary"),
+                Button("分享", v.do(h.share_file, file["id"]),  # type: ignore[attr-defined]
+                       id="share", style="secondary"),
                 Button("删除", v.set_ui("dialog", "delete"), id="delete", style="danger"),
                 Spacer(60),
             ],

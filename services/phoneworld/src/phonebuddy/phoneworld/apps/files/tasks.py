@@ -45,6 +45,7 @@ from phonebuddy.phoneworld.apps.files.tasks_common import (
 )
 from phonebuddy.phoneworld.apps.files.tasks_cross import (
     LargestPdfToSms,
+    MailFile,
     MailRenameSms,
     PathToNote,
     RenameFromSms,
@@ -478,4 +479,5 @@ TEMPLATES: tuple[TaskTemplate, ...] = (
     MailRenameSms(),
     SaveAttachment(),
     PathToNote(),
+    MailFile(),
 )

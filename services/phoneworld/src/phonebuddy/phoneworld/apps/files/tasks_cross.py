@@ -38,7 +38,9 @@ from phonebuddy.phoneworld.apps.files.tasks_common import (
     add_mail,
     new_name,
 )
-from phonebuddy.phoneworld.apps.mail.tasks import open_mail
+from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO
+from phonebuddy.phoneworld.apps.mail.tasks import MAILS as MAIL_LIST
+from phonebuddy.phoneworld.apps.mail.tasks import PEOPLE, check_sent_mail, open_mail
 from phonebuddy.phoneworld.apps.messages.tasks import (
     add_incoming,
     address_book,
@@ -330,6 +332,62 @@ class SaveAttachment(TaskTemplate):
                    and params["attachment"] in [c.text for c in n.walk()])  # fmt: skip
         yield ui.tap("save_" + row.resource_id.partition(":id/attachment_")[2])
         yield from pick(ui, params["dest"])
+
+
+class MailFile(TaskTemplate):
+    """Files → Mail through the share sheet: a document sent as a mail's attachment."""
+
+    id = "files.mail_file"
+    category = Category.CROSS_APP
+    apps = (FILES, MAIL)
+    difficulty = 12
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        file = choose(rng, in_folder(world, "文档") + in_folder(world, "下载"))
+        name, address = rng.choice(PEOPLE)
+        return {**file_params(file), "person": name, "to": address,
+                "subject": f"文件：{file['name']}"}  # fmt: skip
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, person, to, subject = (
+            params["name"],
+            params["person"],
+            params["to"],
+            params["subject"],
+        )
+        folder = params["folder"]
+        return phrased(
+            zh=[f"把“{folder}”里的文件“{name}”用邮件发给{person}（{to}），主题写“{subject}”",
+                f"给{person}（{to}）发封邮件，附上文件管理“{folder}”文件夹里的“{name}”，主题"
+                f"“{subject}”",
+                f"从文件管理分享“{name}”（在“{folder}”里）到邮件，发到 {to}（{person}），主题填"
+                f"“{subject}”"],
+            en=[f"Mail the file '{name}' from the '{folder}' folder to {person} ({to}) with the "
+                f"subject '{subject}'",
+                f"Send {person} ({to}) a mail with '{name}' from the '{folder}' folder in Files "
+                f"attached, subject '{subject}'",
+                f"Share '{name}' (in '{folder}') from Files to Mail and send it to {to} "
+                f"({person}), subject '{subject}'"],
+        )  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        mail, problems = one_added(diff, MAIL_LIST, "mail")
+        if mail is None:
+            return problems
+        problems = check_sent_mail(mail, to=params["to"], subject=params["subject"])
+        if mail["attachments"] != [params["name"]]:
+            problems.append(f"attachments are {mail['attachments']}, not {params['name']!r}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_file(ui, params["folder"], params["file_id"])
+        yield from ui.scroll_to("share")
+        yield ui.tap("share")
+        yield ui.tap(SHARE_TO.format("mail"))
+        yield from ui.allow_permission()
+        yield from ui.type_into("to", params["to"])
+        yield from ui.type_into("subject", params["subject"])
+        yield ui.tap("send")
 
 
 class PathToNote(WritesValue):

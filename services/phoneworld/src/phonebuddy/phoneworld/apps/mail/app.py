@@ -800,7 +800,10 @@ class MailApp(App):
 
     def receive_share(self, it: Interaction, payload: dict[str, Any]) -> None:
         text = str(payload.get("text", ""))
-        attachments = [f"{text or '图片'}.jpg"] if payload.get("kind") == "photo" else []
+        kind = payload.get("kind")
+        attachments = [f"{text or '图片'}.jpg"] if kind == "photo" else []
+        if kind == "file":  # a file from 文件管理: attached as it is named, the body left empty
+            attachments, text = [str(payload["name"])], ""
         fields = {"body": text}
         it.push("compose", mode="new", prefill=fields, fields=fields, attachments=attachments)
 
