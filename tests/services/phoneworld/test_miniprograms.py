@@ -84,11 +84,15 @@ def test_the_recent_list_and_the_tool_open_programs(device: Device) -> None:
     phone = Phone(device)
     recent = device.state["apps"][MESSENGER]["recent_minis"][0]
     phone.run(open_mini(phone.ui, recent, via_recent=True))
+    phone.run(pass_first_use_prompts(phone.ui))
     assert phone.text("mini_title") == PROGRAMS[recent].title
     phone.tap("mini_close")
     phone.run([CallTool(name="open_mini_program", arguments={"name": "快递"})])
     assert phone.text("mini_title") == "裹裹快递"
     assert device.state["apps"][MESSENGER]["recent_minis"][0] == "parcels"
+    phone.tap("mini_close")
+    phone.run([CallTool(name="open_mini_program", arguments={"name": "生活缴费"})])
+    assert device.state["apps"][MESSENGER]["recent_minis"][0] == "utilities"
 
 
 def test_the_capsule_menu_restarts_the_program_at_its_home(device: Device) -> None:

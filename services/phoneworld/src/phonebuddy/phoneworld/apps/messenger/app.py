@@ -219,11 +219,15 @@ class Messenger(ChatScreens, PeopleScreens, MiniProgramHost):
 
     @tool(
         "open_mini_program",
-        "Open a mini-program by its name or a keyword (咖啡, 停车, 单车, 电影, 快递).",
+        "Open a mini-program by its name or a keyword "
+        "(咖啡, 停车, 单车, 电影, 快递, 挂号, 生活缴费, 门票).",
         {"name": str},
     )
     def open_mini_program_tool(self, it: Interaction, name: str) -> str:
-        program = next((p for p in PROGRAMS.values() if p.matches(name)), None)
+        wanted = name.strip().lower()
+        # A program named exactly so first ('生活缴费' is not 捷停车, whose keywords hold 缴费).
+        exact = (p for p in PROGRAMS.values() if wanted in (p.title.lower(), *p.keywords))
+        program = next(exact, None) or next((p for p in PROGRAMS.values() if p.matches(name)), None)
         if program is None:
             it.no_op(f"no mini-program matches {name!r}")
         self.enter_mini(it, program.name)

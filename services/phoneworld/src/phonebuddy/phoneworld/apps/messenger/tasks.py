@@ -9,6 +9,11 @@ from typing import Any
 
 from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.messenger.miniprograms import tasks as mini_tasks
+from phonebuddy.phoneworld.apps.messenger.miniprograms import (
+    tasks_hospital,
+    tasks_tickets,
+    tasks_utilities,
+)
 from phonebuddy.phoneworld.apps.messenger.steps import (
     MESSENGER,
     NOTES,
@@ -619,4 +624,7 @@ TEMPLATES: tuple[TaskTemplate, ...] = (
     TellBalance(),
     ParcelFromNote(),
     *mini_tasks.TEMPLATES,
+    *tasks_hospital.TEMPLATES,
+    *tasks_utilities.TEMPLATES,
+    *tasks_tickets.TEMPLATES,
 )
