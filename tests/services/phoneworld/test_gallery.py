@@ -10,7 +10,7 @@ import pytest
 
 from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.gallery.app import GALLERY_PACKAGE
-from phonebuddy.phoneworld.apps.mail.app import MAIL_PACKAGE
+from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.testing import ALLOW, DENY
 from phonebuddy.phoneworld.world import World

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from phonebuddy.phoneworld import testing
-from phonebuddy.phoneworld.apps.mail.app import MAIL_PACKAGE, ME_ADDRESS
+from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE, ME_ADDRESS
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.tasks.diff import DEFAULT_IGNORABLE, StateDiff
 from phonebuddy.phoneworld.world import World

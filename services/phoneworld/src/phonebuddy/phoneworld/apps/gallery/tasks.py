@@ -16,7 +16,7 @@ from phonebuddy.phoneworld.apps.gallery.app import (
     TRIPS,
     WORK,
 )
-from phonebuddy.phoneworld.apps.mail.app import MAIL_PACKAGE
+from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE
 from phonebuddy.phoneworld.apps.mail.tasks import MAILS as MAIL_LIST
 from phonebuddy.phoneworld.apps.mail.tasks import (
     NOTES_LIST,

@@ -7,14 +7,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from phonebuddy.phoneworld.apps.mail.app import (
-    CONTACTS,
-    MAIL_PACKAGE,
-    ME_ADDRESS,
-    SERVICES,
-    Mailbox,
-    parse_recipients,
-)
+from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE, ME_ADDRESS, Mailbox, parse_recipients
+from phonebuddy.phoneworld.apps.mail.content import CONTACTS, SERVICES
 from phonebuddy.phoneworld.apps.notes.app import SEED_NOTES
 from phonebuddy.phoneworld.tasks.answers import (
     ClockTime,

@@ -24,7 +24,8 @@ from phonebuddy.phoneworld.apps.clock.tasks import (
     one_new_alarm,
     open_clock,
 )
-from phonebuddy.phoneworld.apps.mail.app import MAIL_PACKAGE, ME_ADDRESS, SERVICES, WEEKDAYS
+from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE, ME_ADDRESS, WEEKDAYS
+from phonebuddy.phoneworld.apps.mail.content import SERVICES
 from phonebuddy.phoneworld.apps.mail.tasks import (
     DATE_TIME,
     MEETING_PLACE,
