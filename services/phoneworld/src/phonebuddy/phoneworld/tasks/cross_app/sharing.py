@@ -13,7 +13,7 @@ from phonebuddy.phoneworld.apps.gallery.tasks import seeded_photos as gallery_ph
 from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.messenger.steps import MESSAGES, MESSENGER, open_private_chat
 from phonebuddy.phoneworld.apps.shop.content import default_options, sku_price
-from phonebuddy.phoneworld.apps.shop.tasks import SHOP, open_result, open_shop, search_for
+from phonebuddy.phoneworld.apps.shop.steps import SHOP, open_result, open_shop, search_for
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, phone_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.cross_app.steps import (
