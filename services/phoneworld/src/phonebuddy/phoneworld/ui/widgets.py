@@ -42,6 +42,7 @@ class LayoutContext:
     # placing measures again, so without this a deep tree is measured once per level. The
     # widget is kept in the value so its id() cannot be reused within the pass.
     _heights: dict[tuple[int, int], tuple[Widget, int]] = field(default_factory=dict)
+    _pixels: dict[float, int] = field(default_factory=dict)
 
     def measure(self, widget: Widget, width: int) -> int:
         key = (id(widget), width)
@@ -52,7 +53,11 @@ class LayoutContext:
         return cached[1]
 
     def px(self, design: float) -> int:
-        return max(0, round(design * self.scale))
+        # Called ~10,000 times per layout of a long page with a few dozen distinct values.
+        cached = self._pixels.get(design)
+        if cached is None:
+            cached = self._pixels[design] = max(0, round(design * self.scale))
+        return cached
 
     def rid(self, widget_id: str) -> str:
         return f"{self.package}:id/{widget_id}" if widget_id else ""
