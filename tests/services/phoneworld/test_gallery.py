@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from phonebuddy.phoneworld import testing
-from phonebuddy.phoneworld.apps.gallery.app import GALLERY_PACKAGE
+from phonebuddy.phoneworld.apps.gallery.base import GALLERY_PACKAGE
 from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.testing import ALLOW, DENY

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from phonebuddy.phoneworld.apps.gallery.app import (
+from phonebuddy.phoneworld.apps.gallery.base import (
     CAMERA,
     FAVORITES,
     FAVORITES_NAME,

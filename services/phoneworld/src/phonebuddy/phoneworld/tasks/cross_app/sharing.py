@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS
-from phonebuddy.phoneworld.apps.gallery.app import GALLERY_PACKAGE
+from phonebuddy.phoneworld.apps.gallery.base import GALLERY_PACKAGE
 from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO, open_photo, photo_params
 from phonebuddy.phoneworld.apps.gallery.tasks import seeded_photos as gallery_photos
 from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
