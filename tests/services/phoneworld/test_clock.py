@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from phonebuddy.phoneworld import testing
-from phonebuddy.phoneworld.apps.clock.app import CLOCK
+from phonebuddy.phoneworld.apps.clock.base import CLOCK
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import CallTool, Type, Wait

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from phonebuddy.phoneworld import testing
-from phonebuddy.phoneworld.apps.weather.app import WEATHER, fahrenheit
+from phonebuddy.phoneworld.apps.weather.base import WEATHER, fahrenheit
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.tasks.answers import YesNo, check_answer
 from phonebuddy.phoneworld.world import World

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.clock.app import (
+from phonebuddy.phoneworld.apps.clock.base import (
     CITIES,
     CLOCK,
     TIMER_PRESETS,

@@ -16,7 +16,7 @@ from typing import Any
 
 from phonebuddy.phoneworld.apps.calendar.app import CALENDAR
 from phonebuddy.phoneworld.apps.calendar.tasks import fill_event, one_new_event, open_calendar
-from phonebuddy.phoneworld.apps.weather.app import (
+from phonebuddy.phoneworld.apps.weather.base import (
     COLD_WET_TYPES,
     DRY_TYPES,
     HAZY_TYPES,

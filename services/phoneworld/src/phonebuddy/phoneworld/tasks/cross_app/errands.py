@@ -12,7 +12,7 @@ from typing import Any
 
 from phonebuddy.phoneworld.apps.calendar.app import CALENDAR
 from phonebuddy.phoneworld.apps.calendar.tasks import open_calendar
-from phonebuddy.phoneworld.apps.clock.app import hhmm
+from phonebuddy.phoneworld.apps.clock.base import hhmm
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS, MESSAGES
 from phonebuddy.phoneworld.apps.food.base import (
     FOOD_PACKAGE,

@@ -17,7 +17,7 @@ from phonebuddy.phoneworld.apps.calendar.tasks import (
     fill_event,
     open_calendar,
 )
-from phonebuddy.phoneworld.apps.clock.app import CLOCK, hhmm
+from phonebuddy.phoneworld.apps.clock.base import CLOCK, hhmm
 from phonebuddy.phoneworld.apps.clock.tasks import (
     alarm_problems,
     fill_alarm_editor,
