@@ -39,8 +39,8 @@ from phonebuddy.phoneworld.apps.files.tasks_common import (
     new_name,
 )
 from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO
-from phonebuddy.phoneworld.apps.mail.tasks import MAILS as MAIL_LIST
-from phonebuddy.phoneworld.apps.mail.tasks import PEOPLE, check_sent_mail, open_mail
+from phonebuddy.phoneworld.apps.mail.steps import MAILS as MAIL_LIST
+from phonebuddy.phoneworld.apps.mail.steps import PEOPLE, check_sent_mail, open_mail
 from phonebuddy.phoneworld.apps.messages.tasks import (
     add_incoming,
     address_book,

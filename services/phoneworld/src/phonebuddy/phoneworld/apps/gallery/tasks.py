@@ -17,8 +17,8 @@ from phonebuddy.phoneworld.apps.gallery.base import (
     WORK,
 )
 from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE
-from phonebuddy.phoneworld.apps.mail.tasks import MAILS as MAIL_LIST
-from phonebuddy.phoneworld.apps.mail.tasks import (
+from phonebuddy.phoneworld.apps.mail.steps import MAILS as MAIL_LIST
+from phonebuddy.phoneworld.apps.mail.steps import (
     NOTES_LIST,
     NOTES_PACKAGE,
     PEOPLE,

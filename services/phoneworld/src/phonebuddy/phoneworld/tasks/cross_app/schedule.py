@@ -26,7 +26,7 @@ from phonebuddy.phoneworld.apps.clock.tasks import (
 )
 from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE, ME_ADDRESS, WEEKDAYS
 from phonebuddy.phoneworld.apps.mail.content import SERVICES
-from phonebuddy.phoneworld.apps.mail.tasks import (
+from phonebuddy.phoneworld.apps.mail.steps import (
     DATE_TIME,
     MEETING_PLACE,
     inbox_mails,
