@@ -54,7 +54,7 @@ from phonebuddy.phoneworld.apps.ride.tasks import (
 )
 from phonebuddy.phoneworld.apps.travel.base import PASSENGER_NAMES, TRAVEL_PACKAGE, id_number
 from phonebuddy.phoneworld.apps.travel.content import SEAT_BY_KEY, seats_left
-from phonebuddy.phoneworld.apps.travel.tasks import (
+from phonebuddy.phoneworld.apps.travel.steps import (
     MAX_PRICE_CENTS,
     NEW_NAMES,
     book_and_pay,
