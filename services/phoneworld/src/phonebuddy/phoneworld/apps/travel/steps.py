@@ -41,7 +41,9 @@ def days_words(days: int) -> tuple[str, str]:
     return f"{days}天后", f"in {days} days"
 
 
-def passenger(rng: random.Random, names: tuple[str, ...] = PASSENGER_NAMES) -> dict[str, str]:
+def random_passenger(
+    rng: random.Random, names: tuple[str, ...] = PASSENGER_NAMES
+) -> dict[str, str]:
     return {
         "name": rng.choice(names),
         "id_number": id_number(rng),
@@ -87,7 +89,7 @@ def booking_params(
             "train": train["number"],
             "depart": train["depart"],
             "price_cents": train["prices"][seat.key],
-            "passenger": passenger(rng, NEW_NAMES if new_passenger else PASSENGER_NAMES),
+            "passenger": random_passenger(rng, NEW_NAMES if new_passenger else PASSENGER_NAMES),
             "new_passenger": new_passenger,
         }
 

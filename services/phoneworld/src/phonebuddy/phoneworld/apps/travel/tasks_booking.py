@@ -22,7 +22,7 @@ from phonebuddy.phoneworld.apps.travel.steps import (
     days_words,
     ensure_passenger,
     open_travel,
-    passenger,
+    random_passenger,
     route,
     search_route,
     start_date,
@@ -147,7 +147,7 @@ class BookNoteTrain(TaskTemplate):
                     "note_title": rng.choice(self.NOTE_TITLES),
                     "note_body": f"车次：{train['number']}，{train['from_station']}"
                     f"{train['depart']}开，到{train['to_station']}{train['arrive']}",
-                    "passenger": passenger(rng),
+                    "passenger": random_passenger(rng),
                 }
 
     def setup(self, it: Any, params: Params) -> None:
@@ -215,7 +215,7 @@ class BookHotel(TaskTemplate):
                     "days": rng.randint(1, 10),
                     "nights": nights,
                     "total_cents": room["price_cents"] * nights,
-                    "guest": passenger(rng),
+                    "guest": random_passenger(rng),
                 }
 
     def setup(self, it: Any, params: Params) -> None:

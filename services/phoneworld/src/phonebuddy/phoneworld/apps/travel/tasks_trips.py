@@ -24,7 +24,7 @@ from phonebuddy.phoneworld.apps.travel.steps import (
     days_words,
     fill_passenger,
     open_travel,
-    passenger,
+    random_passenger,
     route,
     search_route,
 )
@@ -111,7 +111,7 @@ class AddPassenger(TravelTemplate):
     difficulty = 11
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {**passenger(rng), "kind": rng.choice(KINDS)}
+        return {**random_passenger(rng), "kind": rng.choice(KINDS)}
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         name, id_no = params["name"], params["id_number"]
