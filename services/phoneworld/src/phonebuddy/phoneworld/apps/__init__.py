@@ -15,7 +15,7 @@ from phonebuddy.phoneworld.app import App
 APPS: tuple[str, ...] = (
     "notes", "wallet", "shop", "settings", "clock", "calendar", "food", "ride", "travel",
     "contacts", "phone", "messages", "mail", "gallery", "messenger", "weather", "music",
-    "calculator", "parcels", "translator", "bank", "files", "reviews", "health",
+    "calculator", "parcels", "translator", "bank", "files", "reviews", "health", "reader",
 )  # fmt: skip
 
 
