@@ -10,7 +10,10 @@ from typing import Any
 from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.messenger.miniprograms import tasks as mini_tasks
 from phonebuddy.phoneworld.apps.messenger.miniprograms import (
+    tasks_fuel,
+    tasks_groupbuy,
     tasks_hospital,
+    tasks_powerbank,
     tasks_tickets,
     tasks_utilities,
 )
@@ -627,4 +630,7 @@ TEMPLATES: tuple[TaskTemplate, ...] = (
     *tasks_hospital.TEMPLATES,
     *tasks_utilities.TEMPLATES,
     *tasks_tickets.TEMPLATES,
+    *tasks_powerbank.TEMPLATES,
+    *tasks_fuel.TEMPLATES,
+    *tasks_groupbuy.TEMPLATES,
 )

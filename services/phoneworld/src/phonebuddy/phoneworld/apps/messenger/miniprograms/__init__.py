@@ -3,10 +3,13 @@
 from phonebuddy.phoneworld.apps.messenger.miniprograms.bike import Bike
 from phonebuddy.phoneworld.apps.messenger.miniprograms.coffee import Coffee
 from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import MiniProgram
+from phonebuddy.phoneworld.apps.messenger.miniprograms.fuel import Fuel
+from phonebuddy.phoneworld.apps.messenger.miniprograms.groupbuy import Groupbuy
 from phonebuddy.phoneworld.apps.messenger.miniprograms.hospital import Hospital
 from phonebuddy.phoneworld.apps.messenger.miniprograms.movies import Movies
 from phonebuddy.phoneworld.apps.messenger.miniprograms.parcels import Parcels
 from phonebuddy.phoneworld.apps.messenger.miniprograms.parking import Parking
+from phonebuddy.phoneworld.apps.messenger.miniprograms.powerbank import Powerbank
 from phonebuddy.phoneworld.apps.messenger.miniprograms.tickets import Tickets
 from phonebuddy.phoneworld.apps.messenger.miniprograms.utilities import Utilities
 
@@ -21,6 +24,9 @@ PROGRAMS: dict[str, MiniProgram] = {
         Hospital(),
         Utilities(),
         Tickets(),
+        Powerbank(),
+        Fuel(),
+        Groupbuy(),
     )
 }
 
