@@ -127,9 +127,9 @@ class Maps(App):
 
     def navigate(self, it: Interaction, place_id: str, mode: str) -> None:
         km, minutes = route(self.place(it, place_id), mode)
-        it.data["trips"].insert(
-            0, {"place_id": place_id, "mode": mode, "km": km, "minutes": minutes, "at": it.clock}
-        )
+        trip = {"id": it.new_id("trip"), "place_id": place_id, "mode": mode, "km": km,
+                "minutes": minutes, "at": it.clock}  # fmt: skip
+        it.data["trips"].insert(0, trip)
         it.reset_to("home")
         it.toast(f"开始{mode_label(mode)}导航")
 

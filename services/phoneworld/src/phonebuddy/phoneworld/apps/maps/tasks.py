@@ -1,4 +1,5 @@
-"""Task templates of the Maps app (地图): saving a place, a route's duration, the 公司 address."""
+"""Task templates of the Maps app (地图): saving a place, a route's duration, the 公司 address,
+a place's address texted to a contact, and a walk-or-transit navigation decided by the route."""
 
 from __future__ import annotations
 
@@ -6,13 +7,16 @@ import random
 from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.maps.app import MAPS, MODES, ROADS, route
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number
+from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, numbers_in
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
-from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes
+from phonebuddy.phoneworld.tasks.cross_app.steps import copy_text, paste_into
+from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
+MESSAGES = "com.pw.messages"
 ENGLISH_MODES = {"drive": "driving", "transit": "public transit", "walk": "walking",
                  "bike": "cycling"}  # fmt: skip
 
@@ -120,4 +124,93 @@ class SetWork(MapsTemplate):
         yield ui.tap("save_address")
 
 
-TEMPLATES = (SavePlace(), RouteDuration(), SetWork())
+class AddressToSms(TaskTemplate):
+    """Maps → Messages: a place's address copied from its page and texted to a contact."""
+
+    id = "maps.address_to_sms"
+    category = Category.CROSS_APP
+    apps = (MAPS, MESSAGES)
+    difficulty = 12
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        place = pick(rng, world.content(MAPS)["places"])
+        person = pick(rng, address_book(world))
+        return {"place_id": place["id"], "name": place["name"], "address": place["address"],
+                "to": person["name"], "to_phone": person["phone"]}  # fmt: skip
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, to = params["name"], params["to"]
+        return phrased(
+            zh=[f"在地图里找到“{name}”，把它的地址发短信给{to}",
+                f"{to}要去“{name}”，用短信把地图上它的地址发给他",
+                f"把“{name}”的地址（在地图里查）通过短信告诉{to}"],
+            en=[f"Find '{name}' in Maps and text its address to {to}",
+                f"{to} is going to '{name}': send them its address from Maps by SMS",
+                f"Look up the address of '{name}' in Maps and text it to {to}"],
+        )  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        problems = check_one_sms(diff, params["to_phone"])
+        if problems:
+            return problems
+        [(_, text)] = sent_messages(diff)
+        return [] if params["address"] in text else [f"the SMS {text!r} lacks the address"]
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_place(ui, params["name"])
+        yield from copy_text(ui, "address")
+        yield ui.open("信息")
+        yield ui.tap("compose")
+        yield from ui.type_into("to", params["to"])
+        yield from paste_into(ui, "body")
+        yield ui.tap("send")
+
+
+class WalkOrTransit(MapsTemplate):
+    """Conditional: walk there if the walk is short enough, otherwise take public transit."""
+
+    id = "maps.walk_or_transit"
+    difficulty = 7
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        place = pick(rng, world.content(MAPS)["places"])
+        walk = route(place, "walk")[1]
+        limit = max(5, walk + rng.choice((-6, -3, 3, 6)))  # either side of the walk, by seed
+        return {"place_id": place["id"], "name": place["name"], "limit": limit,
+                "mode": "walk" if walk <= limit else "transit"}  # fmt: skip
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, limit = params["name"], params["limit"]
+        return phrased(
+            zh=[f"用地图看步行去“{name}”要多久：不超过{limit}分钟就开始步行导航，否则开始公交导航",
+                f"去“{name}”：步行在{limit}分钟以内就走路去（开始步行导航），不然就坐公交（开始公交导航）",
+                f"如果步行到“{name}”不超过{limit}分钟，在地图里开始步行导航；否则开始公交导航"],
+            en=[f"Check the walk to '{name}' in Maps: if it takes at most {limit} minutes start "
+                "walking navigation, otherwise start transit navigation",
+                f"Going to '{name}': walk (start walking navigation) if it is within {limit} "
+                "minutes on foot, else take public transit (start transit navigation)",
+                f"If walking to '{name}' takes no more than {limit} minutes, start walking "
+                "navigation in Maps; otherwise start public-transit navigation"],
+        )  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        trip, problems = one_added(diff, f"apps/{MAPS}/trips", "trip")
+        if trip is None:
+            return problems
+        if trip["place_id"] != params["place_id"]:
+            problems.append(f"navigated to {trip['place_id']}, not {params['place_id']}")
+        if trip["mode"] != params["mode"]:
+            problems.append(f"navigated by {trip['mode']}, expected {params['mode']}")
+        return problems
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_place(ui, params["name"])
+        yield ui.tap("route")
+        yield ui.tap("tab_walk")
+        walk = int(numbers_in(ui.text_of("duration"))[0])
+        if walk > params["limit"]:
+            yield ui.tap("tab_transit")
+        yield ui.tap("start")
+
+
+TEMPLATES = (SavePlace(), RouteDuration(), SetWork(), AddressToSms(), WalkOrTransit())
