@@ -4,7 +4,6 @@ the state, payments through the wallet, and what they refuse (bad input changes 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 import pytest
 
@@ -16,63 +15,10 @@ from phonebuddy.phoneworld.apps.messenger.miniprograms.hospital import (
 )
 from phonebuddy.phoneworld.apps.messenger.miniprograms.tickets import order_total, sold_out
 from phonebuddy.phoneworld.apps.messenger.miniprograms.utilities import parse_amount
-from phonebuddy.phoneworld.apps.messenger.steps import PAY_CONFIRM, open_mini
+from phonebuddy.phoneworld.apps.messenger.steps import PAY_CONFIRM
+from phonebuddy.phoneworld.apps.messenger.testing import MESSENGER, WALLET, enter
+from phonebuddy.phoneworld.apps.messenger.testing import MiniProgramPhone as Phone
 from phonebuddy.phoneworld.device import Device
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
-from phonebuddy.protocol import Action
-
-MESSENGER = "com.pw.messenger"
-WALLET = "com.pw.wallet"
-
-
-class Phone:
-    """Drives a device like an agent; every step must have an effect."""
-
-    def __init__(self, device: Device) -> None:
-        self.device = device
-        self.ui = OracleUI(device)
-
-    def run(self, actions: Iterable[Action]) -> None:
-        for action in actions:
-            result = self.device.act(action)
-            assert result.effect == "applied", (action, result.note)
-
-    def tap(self, *widget_ids: str) -> None:
-        for widget_id in widget_ids:
-            self.run(self.ui.scroll_to(widget_id))
-            self.run([self.ui.tap(widget_id)])
-
-    def type_into(self, widget_id: str, text: str) -> None:
-        self.run(self.ui.scroll_to(widget_id))
-        self.run(self.ui.type_into(widget_id, text))
-
-    def refused(self, widget_id: str) -> bool:
-        self.run(self.ui.scroll_to(widget_id))
-        return self.device.act(self.ui.tap(widget_id)).effect == "no_op"
-
-    def text(self, widget_id: str) -> str:
-        node = self.ui.find(widget_id)
-        assert node is not None, widget_id
-        return node.text
-
-    def mini(self, name: str) -> dict:
-        return self.device.state["apps"][MESSENGER]["mini"][name]
-
-    def content(self, name: str) -> dict:
-        return self.device.world.content(MESSENGER)["mini"][name]
-
-    def balance(self) -> int:
-        return int(self.device.state["apps"][WALLET]["balance_cents"])
-
-    def last_bill(self) -> dict:
-        return self.device.state["apps"][WALLET]["bills"][-1]
-
-
-def enter(device: Device, name: str) -> Phone:
-    phone = Phone(device)
-    phone.run(open_mini(phone.ui, name))
-    return phone
-
 
 # -- 健康挂号 --------------------------------------------------------------------------------
 
