@@ -8,8 +8,8 @@ import pytest
 from phonebuddy.phoneworld.apps.messenger.miniprograms.fuel import fill, parse_hundredths
 from phonebuddy.phoneworld.apps.messenger.miniprograms.powerbank import DEPOSIT_CENTS, rental_fee
 from phonebuddy.phoneworld.apps.messenger.steps import PAY_CONFIRM
-from phonebuddy.phoneworld.apps.messenger.testing import enter
 from phonebuddy.phoneworld.device import Device
+from phonebuddy.phoneworld.testing import enter_mini as enter
 
 # -- 街电充电宝 -------------------------------------------------------------------------------
 

@@ -16,9 +16,10 @@ from phonebuddy.phoneworld.apps.messenger.miniprograms.hospital import (
 from phonebuddy.phoneworld.apps.messenger.miniprograms.tickets import order_total, sold_out
 from phonebuddy.phoneworld.apps.messenger.miniprograms.utilities import parse_amount
 from phonebuddy.phoneworld.apps.messenger.steps import PAY_CONFIRM
-from phonebuddy.phoneworld.apps.messenger.testing import MESSENGER, WALLET, enter
-from phonebuddy.phoneworld.apps.messenger.testing import MiniProgramPhone as Phone
 from phonebuddy.phoneworld.device import Device
+from phonebuddy.phoneworld.testing import MESSENGER, WALLET
+from phonebuddy.phoneworld.testing import MiniProgramPhone as Phone
+from phonebuddy.phoneworld.testing import enter_mini as enter
 
 # -- 健康挂号 --------------------------------------------------------------------------------
 

@@ -10,8 +10,10 @@ every step has an effect. An app's tests subclass it with that app's own helpers
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from phonebuddy.phoneworld.apps.messenger.steps import open_mini
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.tasks.oracle import PERMISSION_ALLOW, OracleUI
 from phonebuddy.protocol import Action
@@ -82,3 +84,63 @@ class Driver:
     def app_state(self, package: str) -> Any:
         """The app's data in the device state."""
         return self.device.state["apps"][package]
+
+
+# -- mini-programs -------------------------------------------------------------------------------
+
+MESSENGER = "com.pw.messenger"
+WALLET = "com.pw.wallet"
+
+
+class MiniProgramPhone:
+    """Drives a mini-program of the messenger like an agent: every step must have an effect and
+    taps bring their widget into view first; reads the program's data, content and the wallet."""
+
+    def __init__(self, device: Device) -> None:
+        self.device = device
+        self.ui = OracleUI(device)
+
+    def run(self, actions: Iterable[Action]) -> None:
+        for action in actions:
+            result = self.device.act(action)
+            assert result.effect == "applied", (action, result.note)
+
+    def tap(self, *widget_ids: str) -> None:
+        for widget_id in widget_ids:
+            self.run(self.ui.scroll_to(widget_id))
+            self.run([self.ui.tap(widget_id)])
+
+    def type_into(self, widget_id: str, text: str) -> None:
+        self.run(self.ui.scroll_to(widget_id))
+        self.run(self.ui.type_into(widget_id, text))
+
+    def refused(self, widget_id: str) -> bool:
+        """Tap something that must have no effect."""
+        self.run(self.ui.scroll_to(widget_id))
+        return self.device.act(self.ui.tap(widget_id)).effect == "no_op"
+
+    def text(self, widget_id: str) -> str:
+        node = self.ui.find(widget_id)
+        assert node is not None, widget_id
+        return node.text
+
+    def mini(self, name: str) -> Any:
+        """The program's data on this phone."""
+        return self.device.state["apps"][MESSENGER]["mini"][name]
+
+    def content(self, name: str) -> Any:
+        """The program's seeded content."""
+        return self.device.world.content(MESSENGER)["mini"][name]
+
+    def balance(self) -> int:
+        return int(self.device.state["apps"][WALLET]["balance_cents"])
+
+    def last_bill(self) -> Any:
+        return self.device.state["apps"][WALLET]["bills"][-1]
+
+
+def enter_mini(device: Device, name: str) -> MiniProgramPhone:
+    """A phone with the mini-program `name` open at its home page."""
+    phone = MiniProgramPhone(device)
+    phone.run(open_mini(phone.ui, name))
+    return phone
