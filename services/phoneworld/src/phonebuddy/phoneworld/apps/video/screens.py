@@ -100,7 +100,13 @@ class VideoScreens(VideoHandlers):
         return [poster, buttons]
 
     def share_sheet(self, v: View, video_id: str) -> Dialog:
-        return v.confirm("分享给朋友", v.do(self.copy_link, video_id), message=f"视频链接：{link(video_id)}", label="复制链接", confirm_id="copy_link")
+        return v.confirm(
+            "分享给朋友",
+            v.do(self.copy_link, video_id),
+            message=f"视频链接：{link(video_id)}",
+            label="复制链接",
+            confirm_id="copy_link",
+        )
 
     def follow_button(self, v: View, creator_id: str) -> Button:
         if creator_id in v.data["following"]:
