@@ -86,7 +86,7 @@ CASES: list[tuple[Action, ActionPlan]] = [
     (Open(text="微信"), ActionPlan("applied", (("monkey", "-p", "com.tencent.mm", *LAUNCH),))),
     (Open(text="org.example.app"), ActionPlan("applied", (launch_command("org.example.app"),))),
     (Open(text="Nope; reboot"), ActionPlan("no_op", note="no app named 'Nope; reboot' is known")),
-    (Wait(time=2.5), ActionPlan("applied", sleep_s=2.5)),
+    (Wait(time=2.5), ActionPlan("applied", (("sleep", "2.5"),), sleep_s=2.5)),
     (Answer(text="42"), ActionPlan("final")),
     (Terminate(status=TerminateStatus.SUCCESS), ActionPlan("final")),
     (CallTool(name="create_note"), ActionPlan("no_op", note="direct tools")),

@@ -97,11 +97,13 @@ class AppTable:
 
 @dataclass(frozen=True)
 class ActionPlan:
-    """What to run for one action: shell commands in order, then an optional local pause."""
+    """What to run for one action: shell commands in order."""
 
     effect: Effect
     commands: tuple[Argv, ...] = ()
     note: str = ""
+    # How long the commands take by design (a wait is `sleep` run on the phone, so a real
+    # phone waits and PhoneWorld advances its clock): added to the shell call's timeout.
     sleep_s: float = 0.0
     package: str | None = field(default=None, compare=False)
 
@@ -152,7 +154,7 @@ def plan_action(action: Action, screen: ScreenSize, apps: AppTable) -> ActionPla
                 return ActionPlan("no_op", note=f"no app named {name!r} is known to the gateway")
             return ActionPlan("applied", (launch_command(package),), package=package)
         case Wait(time=seconds):
-            return ActionPlan("applied", sleep_s=seconds)
+            return ActionPlan("applied", (("sleep", f"{seconds:g}"),), sleep_s=seconds)
         case Answer() | Terminate():
             return ActionPlan("final")
         case CallTool(name=name):

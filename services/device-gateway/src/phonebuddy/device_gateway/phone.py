@@ -270,13 +270,12 @@ class Phone:
             return "no_op", f"{plan.package} is not installed on this device"
         note = plan.note
         effect = plan.effect
+        timeout_s = self.link.host.timeout_s + plan.sleep_s if plan.sleep_s else None
         for group in batches(plan.commands):
-            result = await self.link.shell_line(joined(group))
+            result = await self.link.shell_line(joined(group), timeout_s=timeout_s)
             effect, note = _judge(plan, result)
             if effect != plan.effect:
                 break
-        if plan.sleep_s:
-            await asyncio.sleep(plan.sleep_s)
         if plan.commands and self.options.settle_s:
             await asyncio.sleep(self.options.settle_s)
         return effect, note
