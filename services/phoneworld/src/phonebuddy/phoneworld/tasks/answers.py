@@ -391,3 +391,11 @@ def numbers_in(text: str) -> list[float]:
         if value is not None:
             found.append(float(value))
     return found
+
+
+def which_is_more(
+    first: str, first_n: float, second: str, second_n: float, *, what: str
+) -> Together:
+    """'Which of two has more, and by how much': the larger one's name and the gap."""
+    win, lose = (first, second) if first_n > second_n else (second, first)
+    return Together(Text([win], others=[lose], what=what), Number(abs(first_n - second_n)))

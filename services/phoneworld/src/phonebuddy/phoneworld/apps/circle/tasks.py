@@ -9,7 +9,7 @@ from typing import Any
 
 from phonebuddy.phoneworld.apps.circle.app import AUTHORS, CIRCLE, link
 from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, Together
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, which_is_more
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.cross_app.steps import copy_text, paste_into, paste_into_new_note
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes
@@ -316,18 +316,11 @@ class CompareCollects(CircleTemplate):
                 f"Between the posts '{a}' and '{b}', which is collected more and by how much?"],
         )  # fmt: skip
 
-    def _winner(self, params: Params) -> tuple[str, str]:
-        if params["a_n"] > params["b_n"]:
-            return params["a"], params["b"]
-        return params["b"], params["a"]
-
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        win, lose = self._winner(params)
-        gap = abs(params["a_n"] - params["b_n"])
-        return Together(Text([win], others=[lose], what="post"), Number(gap))
+        return which_is_more(params["a"], params["a_n"], params["b"], params["b_n"], what="post")
 
     def wrong_answer(self, params: Params) -> str:
-        lose = self._winner(params)[1]
+        lose = params["b"] if params["a_n"] > params["b_n"] else params["a"]
         return f"{lose}，多{abs(params['a_n'] - params['b_n'])}"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:

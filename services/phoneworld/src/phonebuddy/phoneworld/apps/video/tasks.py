@@ -42,7 +42,7 @@ from phonebuddy.phoneworld.apps.video.steps import (
     works,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, Together
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, which_is_more
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.cross_app.steps import (
     any_friend,
@@ -215,18 +215,12 @@ class CompareFollowers(VideoTemplate):
                 f"Between the creators '{a}' and '{b}', which has more followers and by how much?"],
         )  # fmt: skip
 
-    def _order(self, params: Params) -> tuple[str, str]:
-        if params["a_n"] > params["b_n"]:
-            return params["a"], params["b"]
-        return params["b"], params["a"]
-
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        win, lose = self._order(params)
-        gap = abs(params["a_n"] - params["b_n"])
-        return Together(Text([win], others=[lose], what="creator"), Number(gap))
+        return which_is_more(params["a"], params["a_n"], params["b"], params["b_n"], what="creator")
 
     def wrong_answer(self, params: Params) -> str:
-        return f"{self._order(params)[1]}，多{abs(params['a_n'] - params['b_n'])}"
+        lose = params["b"] if params["a_n"] > params["b_n"] else params["a"]
+        return f"{lose}，多{abs(params['a_n'] - params['b_n'])}"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         counts = {}
