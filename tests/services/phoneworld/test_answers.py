@@ -11,6 +11,7 @@ from phonebuddy.phoneworld.tasks.answers import (
     ClockTime,
     ClockTimes,
     Date,
+    Duration,
     Expectation,
     Money,
     Number,
@@ -224,6 +225,41 @@ def test_no_answer_a_long_answer_or_copied_text_fails() -> None:
     assert not passes(
         "联系人详情 张伟 呼叫 信息 手机 公司 星河科技 群组 同事 设置 编辑", Text(["张伟"])
     )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["7小时55分", "7小时55分钟", "475分钟", "475", "七小时五十五分钟", "共7小时55分",
+     "7 hours 55 minutes", "7 hours and 55 minutes", "7h55m", "It takes 7 h 55 min.", "7:55"],
+)  # fmt: skip
+def test_a_duration_in_hours_and_minutes_or_in_minutes_passes(answer: str) -> None:
+    assert passes(answer, Duration(475))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["8小时", "7.9小时", "7小时55分或8小时", "475 485", "7小时55分，另外10分钟", "7", "55分"],
+)
+def test_a_wrong_duration_or_a_list_of_durations_fails(answer: str) -> None:
+    assert not passes(answer, Duration(475))
+
+
+def test_half_hours_and_a_bare_number_in_the_question_s_unit() -> None:
+    for answer in ["1个半小时", "一个半小时", "1.5小时", "一小时半", "90分钟", "1 hour 30 minutes"]:
+        assert passes(answer, Duration(90)), answer
+    assert passes("半小时", Duration(30))
+    assert passes("1.5", Duration(90, bare="hours"))
+    assert not passes("1.5", Duration(90))
+    # a number of the question is echoed, not a second duration
+    assert passes("到5号门要25分钟", Duration(25), "步行到5号门要多久？")
+
+
+def test_a_numeral_inside_a_name_is_no_number_of_its_own() -> None:
+    expected = Together(Text(["百年孤独"], others=["三体"], what="book"), Number(5, unit="%"))
+    assert passes("《百年孤独》多5%", expected)
+    assert passes("百年孤独，领先5个百分点", expected)
+    assert not passes("百年孤独，领先5，100", expected)
+    assert not passes("三体，领先5", expected)
 
 
 def test_numbers_from_the_question_may_be_echoed() -> None:

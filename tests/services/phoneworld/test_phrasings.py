@@ -16,7 +16,7 @@ from phonebuddy.phoneworld.world import World, seeded_rng
 TEMPLATES = all_templates()
 IDS = [t.id for t in TEMPLATES]
 NUMBER = re.compile(r"\d+(?:[.:]\d+)*")
-QUOTED = re.compile(r"“([^”]+)”|(?<!\w)'([^']+)'(?!\w)|「([^」]+)」")
+QUOTED = re.compile(r"“([^”]+)”|(?<!\w)'([^']+)'(?!\w)|「([^」]+)」|《([^》]+)》")
 
 
 def _values(text: str) -> tuple[list[str], list[str]]:

@@ -18,6 +18,7 @@ from phonebuddy.phoneworld.tasks.answers import (
     ClockTime,
     ClockTimes,
     Date,
+    Duration,
     Expectation,
     Money,
     Number,
@@ -138,6 +139,23 @@ def clock_forms(hour: int, minute: int) -> list[str]:
             f"It is at {twelve_hour(hour, minute).upper()}."]  # fmt: skip
 
 
+def duration_forms(minutes: int) -> list[str]:
+    hours, rest = divmod(minutes, 60)
+    forms = [f"{minutes}分钟", f"{minutes} minutes", f"要{minutes}分钟"]
+    if hours:
+        zh = f"{hours}小时{rest}分钟" if rest else f"{hours}小时"
+        en = f"{hours} hours {rest} minutes" if rest else f"{hours} hours"
+        forms += [zh, f"需要{zh}", en, f"It takes {hours} h {rest} min.", f"{hours}:{rest:02d}"]
+        if hours < 100:
+            spoken = f"{chinese(rest)}分" if rest else ""
+            forms.append(f"{chinese(hours)}小时{spoken}")
+        if rest == 30:
+            forms += [f"{hours}个半小时", f"{hours}.5小时"]
+    if minutes < 100:
+        forms.append(f"{chinese(minutes)}分钟")
+    return forms
+
+
 def natural_answers(expected: Expectation) -> list[str]:
     match expected:
         case Together(parts=(Date() as date, ClockTime() as clock)):
@@ -177,6 +195,9 @@ def natural_answers(expected: Expectation) -> list[str]:
         case ClockTime():
             ((hour, minute),) = expected.accepted
             return clock_forms(hour, minute)
+        case Duration():
+            (minutes,) = expected.accepted
+            return duration_forms(int(minutes))  # type: ignore[call-overload]
         case Money():
             return [f for value in expected.accepted for f in number_forms(value, "元", money=True)]
         case Number():
@@ -237,6 +258,10 @@ def candidate_lists(expected: Expectation, screen: tuple[str, ...]) -> list[str]
             right = f"{hour:02d}:{minute:02d}"
             return [" ".join([*on_screen, right]), f"{right}、{(hour + 1) % 24:02d}:{minute:02d}",
                     " ".join(f"{h}点" for h in range(24))]  # fmt: skip
+        case Duration():
+            minutes = int(*expected.accepted)  # type: ignore[call-overload]
+            return [f"{minutes}分钟、{minutes + 5}分钟", f"{minutes}分钟 或 {minutes + 60}分钟",
+                    " ".join(map(str, range(301)))]  # fmt: skip
         case Number():
             (value, *_) = sorted(expected.accepted)
             shown = f"¥{value:.2f}" if isinstance(expected, Money) else f"{value:.12g}"

@@ -144,6 +144,10 @@ class Said:
     def dates(self) -> list[Mention]:
         return _dates(self)
 
+    @cached_property
+    def durations(self) -> list[Mention]:
+        return _durations(self)
+
 
 _SPELLED_DATE = re.compile(r"[年月日号a-z]")
 
@@ -257,6 +261,39 @@ def _numbers(said: Said) -> list[Mention]:
             value = (_EN_TENS.index(match["tens"]) + 2) * 10
             value += _EN_ONES.index(match["unit"]) if match["unit"] else 0
         found.append(Mention(float(value), said.span_of(*match.span())))
+    return found
+
+
+# -- durations ------------------------------------------------------------------------------
+
+_H = r"(?:小时|钟头|hours?|hrs?|h)(?![a-z])"
+_M = r"(?:分钟|分|minutes?|mins?|m)(?![a-z])"
+_DURATION = re.compile(
+    rf"(?<![\d.:])(?P<hours>\d+(?:\.\d+)?)\s*个?\s*{_H}\s*(?:(?:and|又|零)\s*)?"
+    rf"(?:(?P<minutes>\d{{1,2}})\s*{_M}|(?P<half>半))?"
+    rf"|(?<![\d.])(?P<whole>\d+)\s*个半\s*(?:小时|钟头)"
+    rf"|(?<![\d个])(?P<only_half>半)\s*个?\s*(?:小时|钟头)"
+    rf"|(?<![\d.:])(?P<just_minutes>\d+)\s*{_M}"
+    r"|(?<![\d.:])(?P<clock_h>\d{1,2}):(?P<clock_m>[0-5]\d)(?![\d:])"
+)
+
+
+def _durations(said: Said) -> list[Mention]:
+    """Lengths of time in minutes: '7小时55分', '1个半小时', '475分钟', '2 h 5 min', '7:55'."""
+    found = []
+    for match in _DURATION.finditer(said.numeric):
+        if match["hours"] is not None:
+            extra = 30 if match["half"] else int(match["minutes"] or 0)
+            minutes = float(match["hours"]) * 60 + extra
+        elif match["whole"] is not None:
+            minutes = int(match["whole"]) * 60 + 30
+        elif match["only_half"] is not None:
+            minutes = 30
+        elif match["just_minutes"] is not None:
+            minutes = int(match["just_minutes"])
+        else:
+            minutes = int(match["clock_h"]) * 60 + int(match["clock_m"])
+        found.append(Mention(round(minutes, 2), said.span_of(*match.span())))
     return found
 
 

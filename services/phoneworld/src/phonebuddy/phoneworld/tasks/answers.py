@@ -50,9 +50,10 @@ class Expectation(ABC):
     """What an answer must state."""
 
     @abstractmethod
-    def read(self, said: Said) -> tuple[list[Span], str | None]:
+    def read(self, said: Said, *, skip: Iterable[Span] = ()) -> tuple[list[Span], str | None]:
         """The parts of the answer this expectation accounts for, and what is wrong with the
-        answer (None: nothing)."""
+        answer (None: nothing); values wholly inside `skip` (a name already read: 《百年孤独》)
+        are not read."""
 
 
 def check_answer(
@@ -98,11 +99,13 @@ class Together(Expectation):
     def __init__(self, *parts: Expectation) -> None:
         self.parts = parts
 
-    def read(self, said: Said) -> tuple[list[Span], str | None]:
+    def read(self, said: Said, *, skip: Iterable[Span] = ()) -> tuple[list[Span], str | None]:
         spans: list[Span] = []
         problems = []
-        for part in self.parts:
-            part_spans, problem = part.read(said)
+        # names and codes first: a number inside one ('百年孤独', 'G1234') is no value of its own
+        named = sorted(self.parts, key=lambda part: not isinstance(part, _Phrases | Token))
+        for part in named:
+            part_spans, problem = part.read(said, skip=[*skip, *spans])
             spans += part_spans
             if problem is not None:
                 problems.append(problem)
@@ -137,8 +140,13 @@ class Values(Expectation):
     def _shown(self, values: Iterable[Hashable]) -> list[str]:
         return sorted((self.show(v) for v in values), key=lambda s: (len(s), s))
 
-    def read(self, said: Said) -> tuple[list[Span], str | None]:
-        mentions = self.mentions(said)
+    def read(self, said: Said, *, skip: Iterable[Span] = ()) -> tuple[list[Span], str | None]:
+        skip = list(skip)
+        mentions = [
+            m
+            for m in self.mentions(said)
+            if not any(s <= m.span[0] and m.span[1] <= e for s, e in skip)
+        ]
         stated = {m.value for m in mentions} - self.also
         spans = [m.span for m in mentions]
         if self.every:
@@ -181,6 +189,38 @@ class Number(Values):
 
     def show(self, value: Hashable) -> str:
         return f"{value:g}{self.unit}"
+
+
+class Duration(Values):
+    """A length of time, in minutes: '7小时55分', '475分钟', '1个半小时', '2 hours 5 minutes',
+    '7:55'. A bare number is read in `bare` ("minutes" or "hours"): '475' for a question asked
+    in minutes."""
+
+    what = "duration"
+
+    def __init__(self, minutes: float, *, bare: str = "minutes") -> None:
+        if bare not in ("minutes", "hours"):
+            raise ValueError(f"bare must be 'minutes' or 'hours', not {bare!r}")
+        self.bare = bare
+        super().__init__([round(minutes, 2)])
+
+    def mentions(self, said: Said) -> list[Mention]:
+        timed = said.durations
+        spans = [m.span for m in timed]
+        scale = 60 if self.bare == "hours" else 1
+        bare = [
+            Mention(round(float(m.value) * scale, 2), m.span)  # type: ignore[arg-type]
+            for m in said.numbers
+            if not any(s < m.span[1] and m.span[0] < e for s, e in spans)
+            and not said.echoes(m.span)
+        ]
+        return [*timed, *bare]
+
+    def show(self, value: Hashable) -> str:
+        hours, minutes = divmod(float(value), 60)  # type: ignore[arg-type]
+        if not hours:
+            return f"{minutes:g}分钟"
+        return f"{int(hours)}小时{minutes:g}分" if minutes else f"{int(hours)}小时"
 
 
 class Money(Number):

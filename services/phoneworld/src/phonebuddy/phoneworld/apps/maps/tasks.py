@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.maps.app import MAPS, MODES, ROADS, route
 from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, numbers_in
+from phonebuddy.phoneworld.tasks.answers import Duration, Expectation, numbers_in
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.cross_app.steps import copy_text, paste_into
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
@@ -86,7 +86,7 @@ class RouteDuration(MapsTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["minutes"], unit="分钟")
+        return Duration(params["minutes"])
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['minutes'] + 7}分钟"

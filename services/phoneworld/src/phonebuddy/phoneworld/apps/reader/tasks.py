@@ -29,6 +29,7 @@ from phonebuddy.phoneworld.apps.reader.cross import (
     ShareToSms,
 )
 from phonebuddy.phoneworld.tasks.answers import (
+    Duration,
     Expectation,
     Number,
     Text,
@@ -213,7 +214,7 @@ class WeekMinutes(ReaderTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(sum(diff.value_before(f"apps/{READER}/minutes")), unit="分钟")
+        return Duration(sum(diff.value_before(f"apps/{READER}/minutes")))
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['total'] + 7}分钟"
