@@ -11,6 +11,7 @@ import pytest
 from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.video.app import VIDEO
 from phonebuddy.phoneworld.device import Device
+from phonebuddy.protocol import Direction, Swipe
 
 
 class Driver(testing.Driver):
@@ -60,6 +61,35 @@ def test_feed_pages_up_and_down_and_records_history(user: Driver) -> None:
     assert user.state["history"][0] == feed[1]
     user.tap("prev")
     assert user.text("caption") == first["caption"]
+
+
+def swipe_until_caption_changes(user: Driver, direction: Direction) -> str:
+    caption = user.text("caption")
+    for _ in range(6):
+        user.act(Swipe(direction=direction))
+        if user.text("caption") != caption:
+            return user.text("caption")
+    raise AssertionError(f"six swipes {direction.value} did not change the video")
+
+
+def test_the_feed_is_a_swipe_pager_up_down_and_sideways_between_tabs(user: Driver) -> None:
+    feed = user.content["feed"]
+    assert swipe_until_caption_changes(user, Direction.UP) == user.video(feed[1])["caption"]
+    assert user.state["history"][0] == feed[1]
+    assert swipe_until_caption_changes(user, Direction.DOWN) == user.video(feed[0])["caption"]
+    assert user.device.act(Swipe(direction=Direction.RIGHT)).effect == "no_op"  # no tab left
+    user.act(Swipe(direction=Direction.LEFT))
+    assert user.ui.node("tab_fol").selected
+    assert user.device.act(Swipe(direction=Direction.LEFT)).effect == "no_op"
+    user.act(Swipe(direction=Direction.RIGHT))
+    assert user.ui.node("tab_rec").selected
+    while user.text("position") != f"{len(feed)}/{len(feed)}":
+        user.tap("next")
+    for _ in range(6):  # scroll to the end of the last video's page: then nothing pages on
+        if user.device.act(Swipe(direction=Direction.UP)).effect == "no_op":
+            break
+    else:
+        raise AssertionError("swiping up on the last video never stopped")
 
 
 def test_following_feed_shows_followed_creators_newest_first(user: Driver) -> None:

@@ -381,9 +381,15 @@ class Device:
         if ui["overlay"] is not None and ui["overlay"]["kind"] == "shade" and dy < -abs(dx):
             ui["overlay"] = None
             return ActResult("applied", "closed the notification shade")
-        if abs(dx) > abs(dy):
-            raise NoOp("nothing scrolls sideways here")
         scroller = shell.scroll_at(root, start)
+        if abs(dx) > abs(dy):
+            sideways = None if scroller is None else (
+                scroller.on_swipe_left if dx < 0 else scroller.on_swipe_right
+            )  # fmt: skip
+            if sideways is None:
+                raise NoOp("nothing scrolls sideways here")
+            sideways(self._interaction())
+            return ActResult("applied", f"swiped {'left' if dx < 0 else 'right'}")
         if scroller is None or scroller.scroll_id is None:
             raise NoOp("nothing scrolls here")
         offsets = self._scroll_offsets()
@@ -394,6 +400,9 @@ class Device:
             if dy > 0 and current == 0 and scroller.on_pull_down is not None:
                 scroller.on_pull_down(self._interaction())
                 return ActResult("applied", "pulled down")
+            if dy < 0 and current == extent and scroller.on_swipe_up is not None:
+                scroller.on_swipe_up(self._interaction())
+                return ActResult("applied", "swiped up to the next page")
             raise NoOp("already scrolled to the end")
         offsets[scroller.scroll_id] = wanted
         return ActResult("applied", f"scrolled {scroller.scroll_id} to {wanted}")

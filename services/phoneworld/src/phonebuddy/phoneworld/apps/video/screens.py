@@ -14,6 +14,7 @@ from phonebuddy.phoneworld.ui.widgets import (
     Card,
     Chip,
     Dialog,
+    Handler,
     IconButton,
     ListItem,
     Page,
@@ -136,7 +137,8 @@ class VideoScreens(VideoHandlers):
         if not ids:
             empty = Text("你关注的人还没有发布作品", color=theme.TEXT_SECONDARY, padding=60,
                          align="center")  # fmt: skip
-            return Page("短视频", [empty], header=header, actions=actions)
+            return Page("短视频", [empty], header=header, actions=actions,
+                        **self.tab_swipes(v, tab))  # fmt: skip
         index = min(v.ui(f"index_{tab}", 0), len(ids) - 1)
         video = self.video_of(v, ids[index])
         pager = Row(
@@ -159,7 +161,21 @@ class VideoScreens(VideoHandlers):
             spacing=20,
             overlay=self.share_sheet(v, video["id"]) if v.ui("dialog") == "share" else None,
             on_pull_down=v.do(self.page_feed, tab, ids, index - 1) if index > 0 else None,
+            on_swipe_up=v.do(self.page_feed, tab, ids, index + 1) if index < len(ids) - 1 else None,
+            **self.tab_swipes(v, tab),
         )
+
+    @staticmethod
+    def tab_swipes(v: View, tab: str) -> dict[str, Handler]:
+        """Swiping left shows the tab to the right (关注), swiping right the one to the left."""
+        names = [name for name, _ in FEED_TABS]
+        at = names.index(tab)
+        swipes = {}
+        if at + 1 < len(names):
+            swipes["on_swipe_left"] = v.set_ui("tab", names[at + 1])
+        if at > 0:
+            swipes["on_swipe_right"] = v.set_ui("tab", names[at - 1])
+        return swipes
 
     @screen("video")
     def video_page(self, v: View) -> Page:

@@ -74,6 +74,10 @@ class Node:
     on_long_press: Handler | None = None
     on_submit: Handler | None = None
     on_pull_down: Handler | None = None
+    # A pager's swipes (a feed of videos, tabs side by side): up past the end, left, right.
+    on_swipe_up: Handler | None = None
+    on_swipe_left: Handler | None = None
+    on_swipe_right: Handler | None = None
     clickable: bool = False
     focusable: bool = False
     focused: bool = False

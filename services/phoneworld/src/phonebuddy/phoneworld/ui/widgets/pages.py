@@ -41,6 +41,11 @@ class Page(Widget):
     spacing: int = 0
     overlay: Dialog | BottomSheet | None = None
     on_pull_down: Handler | None = None
+    # A pager: a swipe up that scrolls nothing (the next video), a swipe left or right (the
+    # next or previous tab); the body then reports itself scrollable.
+    on_swipe_up: Handler | None = None
+    on_swipe_left: Handler | None = None
+    on_swipe_right: Handler | None = None
 
     def measure(self, lc: LayoutContext, width: int) -> int:
         raise TypeError("a Page fills the screen; lay it out with place_page")
@@ -90,6 +95,9 @@ class Page(Widget):
             padding=self.body_padding,
             spacing=self.spacing,
             on_pull_down=self.on_pull_down,
+            on_swipe_up=self.on_swipe_up,
+            on_swipe_left=self.on_swipe_left,
+            on_swipe_right=self.on_swipe_right,
         ).place_viewport(lc, (x, cursor, right, body_bottom))
         children = [*fixed_top, body]
         if bottom_node is not None:
@@ -109,6 +117,9 @@ class ScrollView(Widget):
     padding: int = 0
     spacing: int = 0
     on_pull_down: Handler | None = None
+    on_swipe_up: Handler | None = None
+    on_swipe_left: Handler | None = None
+    on_swipe_right: Handler | None = None
 
     def measure(self, lc: LayoutContext, width: int) -> int:
         raise TypeError("a ScrollView fills the space it is given; use place_viewport")
@@ -132,9 +143,13 @@ class ScrollView(Widget):
             viewport,
             resource_id=lc.rid(self.id),
             children=placed.children,
-            scrollable=max_offset > 0,
+            scrollable=max_offset > 0
+            or any((self.on_swipe_up, self.on_swipe_left, self.on_swipe_right)),
             scroll_id=self.id,
             on_pull_down=self.on_pull_down,
+            on_swipe_up=self.on_swipe_up,
+            on_swipe_left=self.on_swipe_left,
+            on_swipe_right=self.on_swipe_right,
         )
 
 
