@@ -1,6 +1,7 @@
 """The Reader app (读书) through the action interface: the store's search and categories, a
-book's page, shelving a free book, buying a paid one behind a confirmation, the chapter reader
-(next/previous, bookmarks), removing from the shelf, the reading goal, and what it refuses."""
+book's page, shelving a free book, buying a paid one (a confirmation, then the wallet's payment),
+the chapter reader (next/previous, bookmarks), removing from the shelf, the reading goal, and
+what it refuses."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from phonebuddy.phoneworld import testing
 from phonebuddy.phoneworld.apps.reader.app import READER
 from phonebuddy.phoneworld.apps.reader.content import progress
 from phonebuddy.phoneworld.device import Device
+from phonebuddy.phoneworld.tasks.payments import WALLET
 from phonebuddy.phoneworld.world import World
 
 
@@ -74,7 +76,7 @@ def test_a_free_book_is_shelved_from_its_page(user: Driver, world: World) -> Non
     assert user.visible("read")
 
 
-def test_a_paid_book_is_bought_after_confirming(user: Driver, world: World) -> None:
+def test_a_paid_book_is_paid_in_the_wallet_after_confirming(user: Driver, world: World) -> None:
     book = _off_shelf(world, free=False)
     user.tap("tab_store")
     user.type_into("search", book["title"])
@@ -84,10 +86,18 @@ def test_a_paid_book_is_bought_after_confirming(user: Driver, world: World) -> N
     user.tap("cancel")
     assert book["id"] not in user.shelf_ids()
     assert not any(p["id"] == book["id"] for p in user.data["purchased"])
+    balance = user.app_state(WALLET)["balance_cents"]
+    user.tap("buy")
+    user.tap("pay")  # the wallet's payment screen: cancelling there buys nothing
+    user.act(user.ui.tap("com.pw.wallet:id/pay_cancel"))
+    assert not any(p["id"] == book["id"] for p in user.data["purchased"])
+    assert user.app_state(WALLET)["balance_cents"] == balance
     user.tap("buy")
     user.tap("pay")
+    user.act(user.ui.tap("com.pw.wallet:id/pay_confirm"))
     assert {"id": book["id"], "price": book["price"]} in user.data["purchased"]
     assert user.shelf_ids()[0] == book["id"]
+    assert user.app_state(WALLET)["balance_cents"] == balance - book["price"]
 
 
 def test_reading_turns_chapters_and_saves_progress(user: Driver, world: World) -> None:

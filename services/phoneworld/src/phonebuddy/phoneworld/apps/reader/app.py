@@ -86,12 +86,25 @@ class Reader(App):
         it.toast("已加入书架")
 
     def buy(self, it: Interaction, book_id: str) -> None:
+        """Pay in the wallet; `on_payment_result` records the purchase."""
         book = self.book(it, book_id)
         if not book["price"] or self.owned(it.data, book_id):
             it.no_op(f"{book_id} needs no buying")
-        it.data["purchased"].append({"id": book_id, "price": book["price"]})
         it.set_ui("dialog", None)
-        it.toast(f"支付成功 {price_label(book['price'])}")
+        it.request_payment(
+            amount_cents=book["price"],
+            merchant="读书",
+            reference=f"book:{book_id}",
+            description=f"电子书《{book['title']}》",
+        )
+
+    def on_payment_result(self, it: Interaction, reference: str, paid: bool) -> None:
+        book_id = reference.removeprefix("book:")
+        if not paid or self.owned(it.data, book_id):
+            return
+        book = self.book(it, book_id)
+        it.data["purchased"].append({"id": book_id, "price": book["price"]})
+        it.toast(f"购买成功 {price_label(book['price'])}")
         self.add_to_shelf(it, book_id)
 
     def turn(self, it: Interaction, book_id: str, step: int) -> None:
@@ -263,8 +276,8 @@ class Reader(App):
             dialog = v.confirm(
                 "确认支付",
                 v.do(self.buy, book["id"]),
-                message=f"购买《{book['title']}》，支付{price_label(book['price'])}",
-                label="支付",
+                message=f"购买《{book['title']}》，{price_label(book['price'])}，将跳转到钱包支付",
+                label="去支付",
                 confirm_id="pay",
             )
         contents = [Text(c["title"], size=36, color=theme.TEXT_SECONDARY, id=f"toc_{i}")

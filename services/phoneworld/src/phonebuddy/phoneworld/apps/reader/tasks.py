@@ -35,9 +35,10 @@ from phonebuddy.phoneworld.tasks.answers import (
     Text,
     Together,
 )
-from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
+from phonebuddy.phoneworld.tasks.base import Category, Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleUI, texts
+from phonebuddy.phoneworld.tasks.payments import WALLET, wallet_payment_problems
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Instruction
 
@@ -68,12 +69,17 @@ class AddToShelf(ReaderTemplate):
         yield ui.tap("add_shelf")
 
 
-class BuyBook(ReaderTemplate):
+class BuyBook(TaskTemplate):
+    """A paid book is paid in the wallet (the payment redirect), then lands on the shelf."""
+
     id = "reader.buy_book"
-    difficulty = 6
+    category = Category.CROSS_APP
+    apps = (READER, WALLET)
+    difficulty = 7
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return book_params(pick(rng, off_shelf(world, free=False)))
+        book = pick(rng, off_shelf(world, free=False))
+        return {**book_params(book), "price_cents": book["price"]}
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         title, author = params["title"], params["author"]
@@ -88,6 +94,9 @@ class BuyBook(ReaderTemplate):
         bought, problems = one_added(diff, f"apps/{READER}/purchased", "purchase")
         if bought is not None and bought["id"] != params["book_id"]:
             problems.append(f"bought {bought['id']}, expected {params['book_id']}")
+        problems += wallet_payment_problems(
+            diff, amount_cents=params["price_cents"], reference=f"book:{params['book_id']}"
+        )
         return problems + added_to_shelf(diff, params["book_id"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
@@ -95,6 +104,7 @@ class BuyBook(ReaderTemplate):
         yield from find_in_store(ui, params["title"], params["book_id"])
         yield ui.tap("buy")
         yield ui.tap("pay")
+        yield ui.tap("com.pw.wallet:id/pay_confirm")
 
 
 class NextChapter(ReaderTemplate):
