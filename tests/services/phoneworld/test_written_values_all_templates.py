@@ -22,6 +22,7 @@ from phonebuddy.phoneworld.state import Doc
 from phonebuddy.phoneworld.tasks.answers import (
     ClockTime,
     Date,
+    Duration,
     Expectation,
     Money,
     Number,
@@ -128,6 +129,8 @@ def right(part: Expectation) -> list[str]:
             return [f"{month}月{day}日" for month, day in part.accepted]
         case Money():
             return [f"¥{value:.2f}" for value in part.accepted]
+        case Duration():
+            return [f"{value:g}分钟" for value in part.accepted]
         case Number():
             return [f"{value:g}" for value in sorted(part.accepted)]
         case Token():
@@ -153,6 +156,9 @@ def others(part: Expectation) -> list[str]:
         case Money():
             (value,) = part.accepted
             return [f"¥{value + 1:.2f}", f"¥{value + 10:.2f}"]
+        case Duration():
+            (value,) = part.accepted
+            return [f"{value + 5:g}分钟", f"{value + 60:g}分钟"]
         case Number():
             high = max(part.accepted)
             return [f"{high + 1:g}", f"{high + 10:g}"]

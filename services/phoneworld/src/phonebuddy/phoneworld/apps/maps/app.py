@@ -1,4 +1,5 @@
-"""The Maps app (地图): search places, a place's page (收藏), routes by mode, 家/公司 addresses.
+"""The Maps app (地图): search places, a place's page (收藏, 分享), routes by mode, 家/公司
+addresses.
 
 Places are seeded content with coordinates in km; a route's distance and duration are computed
 from the coordinates of the user's position (0, 0) and the place, per mode."""
@@ -16,6 +17,7 @@ from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
     Button,
     Card,
+    IconButton,
     ListItem,
     Page,
     Spacer,
@@ -125,6 +127,11 @@ class Maps(App):
             favourites.append(place_id)
             it.toast("已收藏")
 
+    def share_place(self, it: Interaction, place_id: str) -> None:
+        place = self.place(it, place_id)
+        it.share({"kind": "link", "title": place["name"], "text": place["address"],
+                  "source": "地图"})  # fmt: skip
+
     def navigate(self, it: Interaction, place_id: str, mode: str) -> None:
         km, minutes = route(self.place(it, place_id), mode)
         trip = {"id": it.new_id("trip"), "place_id": place_id, "mode": mode, "km": km,
@@ -213,6 +220,7 @@ class Maps(App):
                 Button("路线", v.go("route", place_id=place["id"]), id="route"),
             ],
             on_back=v.back(),
+            actions=[IconButton("share", "分享", v.do(self.share_place, place["id"]), id="share")],
             body_padding=30,
             spacing=24,
         )  # fmt: skip

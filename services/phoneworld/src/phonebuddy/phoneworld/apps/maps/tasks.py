@@ -1,5 +1,6 @@
 """Task templates of the Maps app (地图): saving a place, a route's duration, the 公司 address,
-a place's address texted to a contact, and a walk-or-transit navigation decided by the route."""
+a place's address texted to a contact, and a walk-or-transit navigation decided by the route;
+the templates with other apps are in `cross`."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.maps.app import MAPS, MODES, ROADS, route
+from phonebuddy.phoneworld.apps.maps.cross import CROSS_TEMPLATES
 from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
 from phonebuddy.phoneworld.tasks.answers import Duration, Expectation, numbers_in
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
@@ -213,4 +215,11 @@ class WalkOrTransit(MapsTemplate):
         yield ui.tap("start")
 
 
-TEMPLATES = (SavePlace(), RouteDuration(), SetWork(), AddressToSms(), WalkOrTransit())
+TEMPLATES = (
+    SavePlace(),
+    RouteDuration(),
+    SetWork(),
+    AddressToSms(),
+    WalkOrTransit(),
+    *CROSS_TEMPLATES,
+)
