@@ -43,6 +43,12 @@ def test_a_count_in_its_natural_forms_passes(answer: str) -> None:
     assert passes(answer, Number(5, unit="条"))
 
 
+def test_counts_with_other_measure_words_pass() -> None:
+    for answer, count in [("还剩三十四集", 34), ("读了三本", 3), ("看过两部", 2), ("有五页", 5),
+                          ("三篇笔记", 3), ("还有四站", 4)]:  # fmt: skip
+        assert passes(answer, Number(count)), answer
+
+
 @pytest.mark.parametrize(
     "answer",
     ["4、5、6", "5 or 6", "0 1 2 3 4 5 6 7 8 9", "6", "5月3日有5条", "共5条（09:00）", "五六条"],

@@ -28,7 +28,8 @@ _LEAD = set("共有是为约了花付交要差快慢晚早余剩温度高低达�
 # ... and ends the answer or comes before a blank, punctuation, ASCII or a measure word.
 _MEASURES = ("个", "条", "位", "人", "名", "通", "次", "封", "张", "首", "小时", "钟头", "分钟",
              "元", "块", "角", "毛", "分", "度", "点", "时", "号", "日", "月", "年", "秒", "岁",
-             "天", "刻", "倍")  # fmt: skip
+             "天", "刻", "倍", "集", "部", "篇", "章", "本", "件", "份", "杯", "节", "页", "场",
+             "站", "趟", "遍")  # fmt: skip
 _CN_CONVERT = re.compile(
     rf"百分之(?P<percent>{_CN_RUN})|(?P<minus>零下)(?=\s*(?:\d|{_CN_RUN}))|(?P<run>{_CN_RUN})"
 )

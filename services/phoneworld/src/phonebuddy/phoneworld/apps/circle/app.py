@@ -1,20 +1,23 @@
-"""The Circle app (生活圈): a feed of posts with tabs (发现/关注) and search, a post's page with
-like, collect, follow and a typed comment (an empty one is refused)."""
+"""The Circle app (生活圈): a feed of posts with tabs (发现/关注/我) and search, a post's page with
+like, collect, add to a board, follow, a typed comment (an empty one is refused) and the
+author's page; publishing and boards are in `social`."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from phonebuddy.phoneworld.app import App, Label, View, screen
+from phonebuddy.phoneworld.app import Label, View, screen
+from phonebuddy.phoneworld.apps.circle.social import ME, SocialScreens, post_row
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.state import clone
 from phonebuddy.phoneworld.ui import theme
 from phonebuddy.phoneworld.ui.theme import AppTheme, Color
 from phonebuddy.phoneworld.ui.widgets import (
+    BottomSheet,
     Button,
     Card,
-    ListItem,
+    Dialog,
     Page,
     Spacer,
     Tabs,
@@ -35,7 +38,12 @@ TOPICS = (
     ("周末露营装备清单", "旅行"), ("低卡早餐合集", "美食"), ("极简主义书桌布置", "家居"),
     ("拿铁拉花练习记录", "咖啡"), ("冬季护肤心得", "穿搭"), ("推理小说入坑指南", "读书"),
 )  # fmt: skip
-TABS = (("discover", "发现"), ("following", "关注"))
+# Posts about a place that Maps knows by this very name (its sights).
+PLACE_POSTS = (
+    ("灵隐寺半日游路线", "旅行", "灵隐寺"), ("西溪湿地骑行记", "旅行", "西溪湿地"),
+    ("宋城千古情观演攻略", "旅行", "宋城"), ("西湖边的日落机位", "摄影", "西湖"),
+)  # fmt: skip
+TABS = (("discover", "发现"), ("following", "关注"), ("me", ME))
 MAX_COMMENT = 100
 
 
@@ -44,7 +52,7 @@ def link(post_id: str) -> str:
     return f"https://circle.example/p/{post_id}"
 
 
-class Circle(App):
+class Circle(SocialScreens):
     package = CIRCLE
     label = Label(zh="生活圈", en="Circle")
     domain = "social"
@@ -52,23 +60,26 @@ class Circle(App):
     icon_text = "圈"
 
     def build_content(self, rng: random.Random) -> dict[str, Any]:
-        likes = rng.sample(range(20, 3000), len(TOPICS))
-        collects = rng.sample(range(5, 900), len(TOPICS))
+        topics = [(title, tag, "") for title, tag in TOPICS] + list(PLACE_POSTS)
+        likes = rng.sample(range(20, 3000), len(topics))
+        collects = rng.sample(range(5, 900), len(topics))
         posts = []
-        for i, (title, tag) in enumerate(TOPICS):
+        for i, (title, tag, place) in enumerate(topics):
+            where = f"地点：{place}。" if place else ""
             posts.append(
                 {
                     "id": f"c{i + 1:02d}",
                     "author": AUTHORS[i % len(AUTHORS)],
                     "title": title,
                     "tag": tag,
-                    "body": f"{title}，亲测有效，分享给大家！#{tag}",
+                    "body": f"{title}，{where}亲测有效，分享给大家！#{tag}",
                     "likes": likes[i],
                     "collects": collects[i],
-                    "day": 28 - i,
+                    "day": 28 - i % 28,
                     "liked": False,
                     "collected": False,
                     "comments": [],
+                    "place": place,
                 }
             )
         followers = {a: rng.randrange(100, 50000) for a in AUTHORS}
@@ -78,17 +89,10 @@ class Circle(App):
         return {
             "posts": [clone(p) for p in content["posts"]],
             "following": list(AUTHORS[:2]),
+            "boards": [{"id": "board-default", "name": "默认专辑", "post_ids": []}],
         }
 
     # -- handlers -------------------------------------------------------------------------------
-    @staticmethod
-    def find(it: Interaction, post_id: str) -> dict[str, Any]:
-        for post in it.data["posts"]:
-            if post["id"] == post_id:
-                return post
-        it.no_op(f"no post {post_id}")
-        raise AssertionError
-
     def toggle_like(self, it: Interaction, post_id: str) -> None:
         post = self.find(it, post_id)
         post["liked"] = not post["liked"]
@@ -130,23 +134,16 @@ class Circle(App):
         tab = v.ui("tab", "discover")
         query = v.field("search").strip()
         rows: list[Widget | None] = []
+        if tab == "me":
+            return Page("生活圈", [*self.me_tab(v), Spacer(60)],
+                        header=Tabs(TABS, tab, v.on_select("tab")))  # fmt: skip
         for post in v.data["posts"]:
             if tab == "following" and post["author"] not in v.data["following"]:
                 continue
             haystack = " ".join((post["title"], f"#{post['tag']}", post["author"]))
             if query and query not in haystack:
                 continue
-            rows.append(
-                ListItem(
-                    post["title"],
-                    subtitle=f"{post['author']}｜#{post['tag']}｜11月{post['day']}日",
-                    trailing=f"♥{post['likes']}",
-                    leading="图",
-                    leading_color=RED,
-                    on_tap=v.go("post", post_id=post["id"], fields={"comment": ""}),
-                    id=f"post_{post['id']}",
-                )
-            )
+            rows.append(post_row(v, post))
         if not rows:
             empty = f"没有找到“{query}”相关笔记" if query else "还没有关注的人发布笔记"
             rows.append(Text(empty, color=theme.TEXT_SECONDARY, padding=40, align="center"))
@@ -158,38 +155,16 @@ class Circle(App):
 
     @screen("post")
     def post(self, v: View) -> Page:
-        post = next(p for p in v.data["posts"] if p["id"] == v.params["post_id"])
-        author = post["author"]
-        followed = author in v.data["following"]
-        followers = v.content["followers"][author] + (1 if followed else 0)
-        dialog = None
-        if v.ui("dialog") == "unfollow" and followed:
-            dialog = v.confirm(
-                f"不再关注“{author}”？",
-                v.do(self.toggle_follow, author),
-                label="不再关注",
-                confirm_id="confirm_unfollow",
-                danger=True,
-            )
-        follow = (
-            Button("已关注", v.set_ui("dialog", "unfollow"), id="follow", style="secondary")
-            if followed
-            else Button("关注", v.do(self.toggle_follow, author), id="follow")
-        )
+        post = next((p for p in v.data["posts"] if p["id"] == v.params["post_id"]), None)
+        if post is None:
+            return Page("笔记详情", [Text("笔记已删除", padding=40)], on_back=v.back())
         comments = [
             Text(f"我：{c}", size=36, id=f"comment_{i}") for i, c in enumerate(post["comments"])
         ]
         return Page(
             "笔记详情",
             [
-                Card(
-                    [
-                        Text(author, size=40, bold=True, id="author"),
-                        Text(f"粉丝 {followers}", size=34, color=theme.TEXT_SECONDARY,
-                             id="followers"),
-                        follow,
-                    ]
-                ),
+                self.author_card(v, post),
                 Card([Text("［图片］", size=60, align="center", padding=60)]),
                 Text(post["title"], size=48, bold=True, id="title"),
                 Text(post["body"], size=38, id="body"),
@@ -200,6 +175,8 @@ class Circle(App):
                        v.do(self.toggle_like, post["id"]), id="like"),
                 Button(f"{'已收藏' if post['collected'] else '收藏'} {post['collects']}",
                        v.do(self.toggle_collect, post["id"]), id="collect", style="secondary"),
+                Button("加入专辑", v.set_ui("dialog", "boards"), id="to_board",
+                       style="secondary"),
                 Text(f"评论 {len(post['comments'])}", size=38, bold=True),
                 *comments,
                 TextField("comment", v.field("comment"), "说点什么…",
@@ -210,5 +187,38 @@ class Circle(App):
             on_back=v.back(),
             body_padding=30,
             spacing=20,
-            overlay=dialog,
+            overlay=self.post_dialog(v, post),
         )  # fmt: skip
+
+    def author_card(self, v: View, post: dict[str, Any]) -> Card:
+        author = post["author"]
+        if post.get("mine"):
+            delete = Button("删除笔记", v.set_ui("dialog", "delete"), id="delete_post",
+                            style="secondary")  # fmt: skip
+            return Card([Text(author, size=40, bold=True, id="author"), delete])
+        followed = author in v.data["following"]
+        followers = v.content["followers"][author] + (1 if followed else 0)
+        follow = (
+            Button("已关注", v.set_ui("dialog", "unfollow"), id="follow", style="secondary")
+            if followed
+            else Button("关注", v.do(self.toggle_follow, author), id="follow")
+        )
+        return Card([
+            Text(author, size=40, bold=True, id="author",
+                 on_tap=v.go("author", author=author)),
+            Text(f"粉丝 {followers}", size=34, color=theme.TEXT_SECONDARY, id="followers"),
+            follow,
+        ])  # fmt: skip
+
+    def post_dialog(self, v: View, post: dict[str, Any]) -> Dialog | BottomSheet | None:
+        dialog = v.ui("dialog")
+        if dialog == "unfollow" and post["author"] in v.data["following"]:
+            return v.confirm(f"不再关注“{post['author']}”？",
+                             v.do(self.toggle_follow, post["author"]), label="不再关注",
+                             confirm_id="confirm_unfollow", danger=True)  # fmt: skip
+        if dialog == "delete" and post.get("mine"):
+            return v.confirm("删除这篇笔记？", v.do(self.delete_post, post["id"]), label="删除",
+                             confirm_id="confirm_delete", danger=True)  # fmt: skip
+        if dialog == "boards":
+            return self.board_sheet(v, post["id"])
+        return None

@@ -1,5 +1,6 @@
 """Task templates of the Circle app (生活圈): like and collect a post, comment on an author's post,
-a QA over likes, and a conditional follow-or-like."""
+a QA over likes, and a conditional follow-or-like; publishing and boards are in `tasks_social`,
+the templates with Maps and Notes in `cross_social`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from phonebuddy.phoneworld.apps.circle.app import AUTHORS, CIRCLE, link
+from phonebuddy.phoneworld.apps.circle.cross_social import CROSS_TEMPLATES
+from phonebuddy.phoneworld.apps.circle.tasks_social import TEMPLATES as SOCIAL_TEMPLATES
 from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, which_is_more
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
@@ -382,6 +385,8 @@ class CollectFive(CircleTemplate):
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (
+    *SOCIAL_TEMPLATES,
+    *CROSS_TEMPLATES,
     CompareCollects(),
     CollectFive(),
     LikeCollect(),
