@@ -72,6 +72,8 @@ class Device:
         self.state: Doc = {}
         self.version = 0
         self._layout: tuple[int, Node, dict[str, int]] | None = None
+        self._guarding = False  # an action that may run handlers is under way
+        self._saved: bytes | None = None  # the data before its first handler ran
         self._frames: dict[tuple[int, str], Frame] = {}
         self._tree: tuple[int, UINode] | None = None
         self.reset(seed)
@@ -293,17 +295,18 @@ class Device:
         )
         friction.expire(self)
         # A handler may change data and then find it cannot finish (raising NoOp): roll the data
-        # back so that a no-op never leaves a half-done change behind. Actions that run no app
-        # handler need no copy.
-        saved = None
-        if not isinstance(action, Wait | Answer | Terminate | Type | Open):
-            saved = self._checkpoint()
+        # back so that a no-op never leaves a half-done change behind. The copy is taken when a
+        # handler is about to run (`_interaction`), so a tap on nothing costs none.
+        self._guarding = not isinstance(action, Wait | Answer | Terminate | Type | Open)
+        self._saved = None
         try:
             result = self._dispatch(action)
         except NoOp as no_op:
-            if saved is not None:
-                self._roll_back(saved)
+            if self._saved is not None:
+                self._roll_back(self._saved)
             result = ActResult("no_op", no_op.reason)
+        finally:
+            self._guarding, self._saved = False, None
         self._changed()
         return result
 
@@ -342,6 +345,9 @@ class Device:
         raise NoOp(f"unsupported action {action.action}")
 
     def _interaction(self) -> Interaction:
+        """What a handler gets; within an action, the data it may change is saved first."""
+        if self._guarding and self._saved is None:
+            self._saved = self._checkpoint()
         return Interaction(self, self.foreground or shell.LAUNCHER_PACKAGE)
 
     def _tap(self, point: tuple[int, int], *, long: bool) -> ActResult:
