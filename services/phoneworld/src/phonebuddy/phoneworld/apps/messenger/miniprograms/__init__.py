@@ -2,6 +2,7 @@
 
 from phonebuddy.phoneworld.apps.messenger.miniprograms.bike import Bike
 from phonebuddy.phoneworld.apps.messenger.miniprograms.coffee import Coffee
+from phonebuddy.phoneworld.apps.messenger.miniprograms.dining import Dining
 from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import MiniProgram
 from phonebuddy.phoneworld.apps.messenger.miniprograms.fuel import Fuel
 from phonebuddy.phoneworld.apps.messenger.miniprograms.groupbuy import Groupbuy
@@ -10,6 +11,7 @@ from phonebuddy.phoneworld.apps.messenger.miniprograms.movies import Movies
 from phonebuddy.phoneworld.apps.messenger.miniprograms.parcels import Parcels
 from phonebuddy.phoneworld.apps.messenger.miniprograms.parking import Parking
 from phonebuddy.phoneworld.apps.messenger.miniprograms.powerbank import Powerbank
+from phonebuddy.phoneworld.apps.messenger.miniprograms.shipping import Shipping
 from phonebuddy.phoneworld.apps.messenger.miniprograms.tickets import Tickets
 from phonebuddy.phoneworld.apps.messenger.miniprograms.utilities import Utilities
 
@@ -27,6 +29,8 @@ PROGRAMS: dict[str, MiniProgram] = {
         Powerbank(),
         Fuel(),
         Groupbuy(),
+        Dining(),
+        Shipping(),
     )
 }
 

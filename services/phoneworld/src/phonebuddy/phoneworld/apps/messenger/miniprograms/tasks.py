@@ -3,6 +3,12 @@ ride a shared bike, buy movie tickets, track parcels, and questions about each."
 
 from __future__ import annotations
 
+from phonebuddy.phoneworld.apps.messenger.miniprograms import (
+    tasks_dining,
+    tasks_dining_qa,
+    tasks_shipping,
+    tasks_shipping_more,
+)
 from phonebuddy.phoneworld.apps.messenger.miniprograms.tasks_daily import (
     BikeLastRide,
     BikeRide,
@@ -41,4 +47,8 @@ TEMPLATES: tuple[TaskTemplate, ...] = (
     ParcelFromChat(),
     ParcelStatus(),
     ParcelPickupCode(),
+    *tasks_dining.TEMPLATES,
+    *tasks_dining_qa.TEMPLATES,
+    *tasks_shipping.TEMPLATES,
+    *tasks_shipping_more.TEMPLATES,
 )
