@@ -16,7 +16,7 @@ APPS: tuple[str, ...] = (
     "notes", "wallet", "shop", "settings", "clock", "calendar", "food", "ride", "travel",
     "contacts", "phone", "messages", "mail", "gallery", "messenger", "weather", "music",
     "calculator", "parcels", "translator", "bank", "files", "reviews", "health", "reader",
-    "circle", "maps", "video", "drive", "longvideo", "appstore",
+    "circle", "maps", "video", "drive", "longvideo", "appstore", "browser",
 )  # fmt: skip
 
 

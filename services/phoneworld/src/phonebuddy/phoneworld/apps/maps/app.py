@@ -68,6 +68,7 @@ class Maps(App):
     domain = "navigation"
     theme = AppTheme(primary=GREEN)
     icon_text = "图"
+    ignorable = ("history",)  # searching on the way to a place is no task's effect
 
     def build_content(self, rng: random.Random) -> dict[str, Any]:
         places = []
