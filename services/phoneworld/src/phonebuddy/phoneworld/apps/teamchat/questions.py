@@ -1,0 +1,185 @@
+"""Question templates of Huddle: an amount summed over a scrolled channel, the author of a
+channel's most-reacted message, and the gap between two members' local times."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+from phonebuddy.phoneworld.apps.teamchat.common import (
+    MESSAGES_PATH,
+    TeamchatTemplate,
+    open_channel,
+    open_home,
+    others,
+    scroll_down,
+    to_top,
+)
+from phonebuddy.phoneworld.apps.teamchat.content import MEMBERS
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
+from phonebuddy.phoneworld.tasks.base import Params, phrased, pick
+from phonebuddy.phoneworld.tasks.diff import StateDiff
+from phonebuddy.phoneworld.tasks.oracle import OracleUI, texts
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Instruction
+
+AMOUNT = re.compile(r"\$(\d+\.\d{2})")
+
+
+class ExpensesWeek(TeamchatTemplate):
+    """Aggregation over a scrolled channel: the amounts posted in #expenses in 7 days."""
+
+    id = "teamchat.expenses_week"
+    difficulty = 14
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"days": 7}
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        return phrased(
+            zh=["Huddle的#expenses频道里，最近7天（含今天）大家报的金额加起来是多少美元？",
+                "算一下#expenses中近7天（包括今天）发布的所有费用总额（美元）",
+                "最近7天（今天也算）在#expenses里贴出的金额总共多少美元？"],
+            en=["In Huddle's #expenses, what do the amounts posted in the last 7 days (today "
+                "included) add up to, in dollars?",
+                "Sum every expense posted in #expenses over the last 7 days, today included",
+                "How many dollars were posted in #expenses during the last 7 days (counting "
+                "today)?"],
+        )  # fmt: skip
+
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        msgs = diff.value_before(MESSAGES_PATH)
+        total = sum(float(AMOUNT.search(m["text"])[1]) for m in msgs  # type: ignore[index]
+                    if m["channel"] == "expenses" and not m["parent"] and m["day"] < 7
+                    and AMOUNT.search(m["text"]))  # fmt: skip
+        return Number(round(total, 2))
+
+    def wrong_answer(self, params: Params) -> str:
+        return "$10.00"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_channel(ui, "expenses")
+        for _ in range(40):  # up from the newest until a date line a week old shows
+            old = [n for n in ui.find_all() if ":id/day_" in n.resource_id
+                   and int(n.resource_id.rpartition("_")[2]) >= params["days"]]  # fmt: skip
+            if old or ui.device.scroll_room("content")[0] <= 0:
+                break
+            yield scroll_down(ui, up=True)
+        # Date lines and messages in list order: each swipe shows the next ones below.
+        shown: dict[str, str] = {}
+        while True:
+            for node in ui.device.ui_tree().walk():
+                rid = node.resource_id.rpartition(":id/")[2]
+                if rid.startswith(("day_", "text_")) and rid not in shown:
+                    shown[rid] = node.text
+            if ui.device.scroll_room("content")[1] <= 0:
+                break
+            yield scroll_down(ui)
+        total, day = 0.0, None
+        for rid, text in shown.items():
+            if rid.startswith("day_"):
+                day = int(rid.removeprefix("day_"))
+            elif day is not None and day < params["days"] and (found := AMOUNT.search(text)):
+                total += float(found[1])
+        yield Answer(text=f"${total:.2f}")
+
+
+class TopReacted(TeamchatTemplate):
+    """Scroll and compare: who posted the channel's most-reacted message."""
+
+    id = "teamchat.top_reacted"
+    difficulty = 20
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        channel = rng.choice(("general", "design", "random", "launch", "engineering"))
+        return {"channel": channel}
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        c = params["channel"]
+        return phrased(
+            zh=[f"Huddle的#{c}里，哪条消息收到的表情回应最多？是谁发的？",
+                f"看看#{c}频道中回应（reaction）总数最多的那条消息的发送者是谁",
+                f"#{c}里最受欢迎（表情回应最多）的消息出自哪位同事？"],
+            en=[f"In Huddle's #{c}, who posted the message with the most reactions?",
+                f"Find the message in #{c} with the highest total of reactions: who sent it?",
+                f"Which colleague wrote the most-reacted message in #{c}?"],
+        )  # fmt: skip
+
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        msgs = [m for m in diff.value_before(MESSAGES_PATH)
+                if m["channel"] == params["channel"] and not m["parent"]]  # fmt: skip
+        top = max(msgs, key=lambda m: sum(len(w) for w in m["reactions"].values()))
+        name = MEMBERS[int(top["author"][1:])][0]
+        rest = [n for n, *_ in MEMBERS if n != name]
+        return Text((name, name.split()[0]), others=rest, what="member")
+
+    def wrong_answer(self, params: Params) -> str:
+        return "Jack Wilson and Priya Shah"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_channel(ui, params["channel"])
+        yield from to_top(ui)
+        counts: dict[str, tuple[int, str]] = {}
+        while True:
+            for node in ui.device.ui_tree().walk():
+                rid = node.resource_id.rpartition(":id/")[2]
+                if rid.startswith("msg_"):
+                    mid = rid.removeprefix("msg_")
+                    total = sum(int(t.rsplit(" ", 1)[1]) for n in node.walk()
+                                if n.resource_id.rpartition(":id/")[2].startswith(f"react_{mid}_")
+                                for t in texts(n)[:1])  # fmt: skip
+                    meta = ui.find(f"meta_{mid}")
+                    if meta is not None:
+                        counts[mid] = (total, meta.text.split("  ")[0])
+            if ui.device.scroll_room("content")[1] <= 0:
+                break
+            yield scroll_down(ui)
+        yield Answer(text=max(counts.values())[1])
+
+
+class TimeGap(TeamchatTemplate):
+    """Compare two members' local times on their profiles."""
+
+    id = "teamchat.time_gap"
+    difficulty = 9
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        a, b = pick(rng, others(world), 2)
+        while a["tz"] == b["tz"]:
+            a, b = pick(rng, others(world), 2)
+        return {"first": a["name"], "second": b["name"], "ids": [a["id"], b["id"]],
+                "gap": abs(a["tz"] - b["tz"])}  # fmt: skip
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        a, b = params["first"], params["second"]
+        return phrased(
+            zh=[f"在Huddle上查一下{a}和{b}的当地时间，相差几个小时？",
+                f"{a}和{b}那边的当地时间差多少小时？看看他们的资料页",
+                f"比较{a}与{b}的本地时间：两人相差几小时？"],
+            en=[f"In Huddle, check {a}'s and {b}'s local times: how many hours apart are they?",
+                f"How many hours is the time difference between {a} and {b}? See their profiles",
+                f"Compare the local times of {a} and {b}: by how many hours do they differ?"],
+        )  # fmt: skip
+
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Number(params["gap"], signed=False)
+
+    def wrong_answer(self, params: Params) -> str:
+        return f"{params['gap'] + 1} hours"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_home(ui)
+        yield from ui.scroll_to("members")
+        yield ui.tap("members")
+        offsets = []
+        for member_id in params["ids"]:
+            yield from ui.scroll_to(f"member_{member_id}")
+            yield ui.tap(f"member_{member_id}")
+            label = ui.text_of("profile_time").split("(")[1].split(",")[0]
+            offsets.append(int(label.removeprefix("UTC") or 0))
+            yield ui.back()
+        yield Answer(text=f"{abs(offsets[0] - offsets[1])} hours")
