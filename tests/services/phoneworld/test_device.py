@@ -16,6 +16,7 @@ from phonebuddy.phoneworld.app import App, Label, View, screen, tool
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.gym_env import ActionSpace
 from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.ui.theme import AppTheme
 from phonebuddy.phoneworld.ui.widgets import Button, ListItem, Page, Text, TextField
 from phonebuddy.phoneworld.world import World, default_world
@@ -240,6 +241,24 @@ def test_long_press_copies_text_and_paste_fills_the_focused_field(phone: Device)
     phone.act(LongPress(coordinate=from_pixels(field, phone.screen)))
     tap(phone, "com.android.systemui:id/menu_paste")
     assert node(phone, "com.test.counter:id/message").text == "count=0"
+
+
+def test_the_text_menu_of_a_field_clears_it_and_refuses_when_nothing_can_change(
+    phone: Device,
+) -> None:
+    phone.act(Open(text="计数器"))
+    tap(phone, "com.test.counter:id/message")
+    field = from_pixels(node(phone, "com.test.counter:id/message").bounds.center, phone.screen)
+    assert phone.act(LongPress(coordinate=field)).effect == "no_op"  # no clipboard, no text
+    phone.act(Type(text="typo"))
+    phone.act(LongPress(coordinate=field))
+    tap(phone, "com.android.systemui:id/menu_clear")
+    assert node(phone, "com.test.counter:id/message").text == ""
+    phone.act(Type(text="right"))
+    assert node(phone, "com.test.counter:id/message").text == "right"
+    for action in OracleUI(phone).clear("message"):  # the oracles' and drivers' step
+        assert phone.act(action).effect == "applied"
+    assert node(phone, "com.test.counter:id/message").text == ""
 
 
 def test_direct_tools_write_the_same_state_as_the_gui(phone: Device, test_world: World) -> None:

@@ -369,8 +369,8 @@ class Device:
 
     def _offer_copy_or_paste(self, node: Node) -> ActResult:
         if node.focusable and node.focused:
-            if not self.state["os"]["clipboard"]:
-                raise NoOp("the clipboard is empty")
+            if not self.state["os"]["clipboard"] and not node.text:
+                raise NoOp("the clipboard is empty and so is the field")
             self.state["ui"]["overlay"] = {"kind": "paste"}
         else:
             self.state["ui"]["overlay"] = {"kind": "copy", "text": node.text}
@@ -478,6 +478,14 @@ class Device:
         if self._focused_is_multiline():
             return self._insert(text_entry.ENTER)
         return self.submit_focused()
+
+    def clear_focused(self) -> ActResult:
+        """Select all and delete: the focused field becomes empty."""
+        entry, field_name = self._focused()
+        if not entry["fields"].get(field_name):
+            raise NoOp(f"{field_name} is already empty")
+        entry["fields"][field_name] = ""
+        return ActResult("applied", f"cleared {field_name}")
 
     def paste(self, text: str) -> ActResult:
         """Paste `text` whole into the focused field (no Enter presses): a single-line field

@@ -60,6 +60,11 @@ class Driver:
         for action in self.ui.type_into(widget_id, text):
             self.act(action)
 
+    def clear(self, widget_id: str) -> None:
+        """Empty a text field through its text menu (清空)."""
+        for action in self.ui.clear(widget_id):
+            self.act(action)
+
     def back(self) -> None:
         self.act(self.ui.back())
 

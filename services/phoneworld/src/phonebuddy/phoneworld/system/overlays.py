@@ -202,14 +202,22 @@ def _paste(it: Interaction) -> None:
     it.device.paste(it.device.state["os"]["clipboard"])
 
 
-def _text_menu(overlay: dict[str, Any]) -> BottomSheet:
+def _clear(it: Interaction) -> None:
+    it.device.state["ui"]["overlay"] = None
+    it.device.clear_focused()
+
+
+def _text_menu(device: Device, overlay: dict[str, Any]) -> BottomSheet:
     if overlay["kind"] == "copy":
         body = [
             Text(overlay["text"], color=theme.TEXT_SECONDARY, max_lines=3),
             Button("复制", _copy(overlay["text"]), id="menu_copy"),
         ]
-    else:
-        body = [Button("粘贴", _paste, id="menu_paste")]
+    else:  # a focused field: paste the clipboard, or select all and delete
+        body = [
+            Button("粘贴", _paste, id="menu_paste", enabled=bool(device.state["os"]["clipboard"])),
+            Button("清空", _clear, id="menu_clear", style="secondary"),
+        ]
     return BottomSheet("文本", body, on_dismiss=_close, id="text_menu")
 
 
@@ -236,7 +244,7 @@ def place(device: Device, area: Rect) -> Node | None:
     elif kind == "permission":
         widget = _permission(device, overlay)
     else:
-        widget = _text_menu(overlay)
+        widget = _text_menu(device, overlay)
     # A pop-up and a login sheet are the app's own, with the app's ids; the rest belong to the
     # system.
     package = overlay["package"] if kind in ("popup", "login") else SYSTEM_PACKAGE

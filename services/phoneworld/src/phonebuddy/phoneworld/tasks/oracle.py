@@ -158,6 +158,12 @@ class OracleUI:
         yield self.tap(id)
         yield Type(text=text)
 
+    def clear(self, id: str) -> Iterator[Action]:
+        """Empty a text field: focus it, long-press it and choose 清空 in the text menu."""
+        yield self.tap(id)
+        yield self.long_press(id)
+        yield self.tap("com.android.systemui:id/menu_clear")
+
     def scroll_to(
         self,
         id: str | None = None,
