@@ -45,8 +45,13 @@ def test_a_count_in_its_natural_forms_passes(answer: str) -> None:
 
 def test_counts_with_other_measure_words_pass() -> None:
     for answer, count in [("还剩三十四集", 34), ("读了三本", 3), ("看过两部", 2), ("有五页", 5),
-                          ("三篇笔记", 3), ("还有四站", 4)]:  # fmt: skip
+                          ("三篇笔记", 3), ("还有四站", 4), ("二十五枚", 25)]:  # fmt: skip
         assert passes(answer, Number(count)), answer
+
+
+def test_units_written_right_after_a_number() -> None:
+    for answer in ("4.3kWh", "4.3 kWh", "4.3度", "用了4.3kwh"):
+        assert passes(answer, Number(4.3)), answer
 
 
 @pytest.mark.parametrize(

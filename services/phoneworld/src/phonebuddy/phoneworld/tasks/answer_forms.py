@@ -29,7 +29,7 @@ _LEAD = set("共有是为约了花付交要差快慢晚早余剩温度高低达�
 _MEASURES = ("个", "条", "位", "人", "名", "通", "次", "封", "张", "首", "小时", "钟头", "分钟",
              "元", "块", "角", "毛", "分", "度", "点", "时", "号", "日", "月", "年", "秒", "岁",
              "天", "刻", "倍", "集", "部", "篇", "章", "本", "件", "份", "杯", "节", "页", "场",
-             "站", "趟", "遍")  # fmt: skip
+             "站", "趟", "遍", "枚")  # fmt: skip
 _CN_CONVERT = re.compile(
     rf"百分之(?P<percent>{_CN_RUN})|(?P<minus>零下)(?=\s*(?:\d|{_CN_RUN}))|(?P<run>{_CN_RUN})"
 )
@@ -176,7 +176,8 @@ _NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:\.\d+)?")
 # Letters that may follow a number directly (a unit), or come right before it (a currency).
 _UNITS_AFTER = {"am", "pm", "h", "hr", "hrs", "hour", "hours", "min", "mins", "minute", "minutes",
                 "yuan", "rmb", "cny", "kuai", "gb", "g", "mb", "tb", "c", "f", "km", "m", "s",
-                "st", "nd", "rd", "th", "x", "pct", "percent", "degree", "degrees"}  # fmt: skip
+                "st", "nd", "rd", "th", "x", "pct", "percent", "degree", "degrees", "kwh", "kw",
+                "mah", "kg", "ms"}  # fmt: skip
 _PREFIXES = {"rmb", "cny", "aqi"}
 # '12块5', '12元5角', '12块3毛5' and '12块3毛5分' (the fen's 分 is often left out)
 _MONEY = re.compile(
