@@ -17,7 +17,7 @@ APPS: tuple[str, ...] = (
     "contacts", "phone", "messages", "mail", "gallery", "messenger", "weather", "music",
     "calculator", "parcels", "translator", "bank", "files", "reviews", "health", "reader",
     "circle", "maps", "video", "drive", "longvideo", "appstore", "browser",
-    "showtix", "flights", "secondhand", "teamchat",
+    "showtix", "flights", "secondhand", "teamchat", "recorder", "smarthome", "news", "charging",
 )  # fmt: skip
 
 

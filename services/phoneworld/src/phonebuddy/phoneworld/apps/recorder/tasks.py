@@ -1,0 +1,362 @@
+"""Task templates of 录音机 (Recorder): the single-app and question ones here, the cross-app ones
+imported from `cross`; `TEMPLATES` lists them all."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+from phonebuddy.phoneworld.apps.recorder.common import (
+    MEMO_NAMES,
+    RECS,
+    RecorderTemplate,
+    binned,
+    find_rec,
+    list_rows,
+    live,
+    memo_problems,
+    more_action,
+    open_rec,
+    path,
+    plain_name,
+    rec_params,
+    record_memo,
+    seconds_of,
+)
+from phonebuddy.phoneworld.apps.recorder.content import FOLDERS, day_label, day_of
+from phonebuddy.phoneworld.apps.recorder.cross import (
+    MailToContact,
+    MeetingChain,
+    MemoFromSms,
+    PhoneToContact,
+    ShareOrStar,
+    TimeToCalendar,
+    TranscriptToNote,
+    TranscriptToWeChat,
+)
+from phonebuddy.phoneworld.tasks.answers import Duration, Expectation, Number, Text
+from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
+from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes
+from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.world import World
+from phonebuddy.protocol import Action, Answer, Instruction, Type
+
+NEW_NAMES = ("周会纪要", "重要访谈", "灵感备份", "复习重点", "客户电话", "面试录音")
+LONG_MINUTES = 10
+MMSS = re.compile(r"\d\d:\d\d")
+
+
+class RecordMemo(RecorderTemplate):
+    """Record for N seconds (the oracle waits) and name the recording."""
+
+    id = "recorder.record_memo"
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {"seconds": rng.choice((30, 45, 60, 90, 120)), "name": rng.choice(MEMO_NAMES)}
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        s, name = params["seconds"], params["name"]
+        return phrased(
+            zh=[f"用录音机录一段{s}秒左右的录音，保存为“{name}”",
+                f"帮我录{s}秒的音，名称起作“{name}”",
+                f"录一条大约{s}秒的语音备忘，存成“{name}”"],
+            en=[f"Record about {s} seconds with Recorder and save it as '{name}'",
+                f"Please record {s} seconds of audio and name it '{name}'",
+                f"Make a voice memo of roughly {s} seconds, saved as '{name}'"],
+        )  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        return memo_problems(diff, params["seconds"], params["name"])
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from record_memo(ui, params["seconds"], params["name"])
+
+
+class Rename(RecorderTemplate):
+    id = "recorder.rename"
+    difficulty = 8
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return {**rec_params(pick(rng, live(world))), "new": rng.choice(NEW_NAMES)}
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        old, new = params["name"], params["new"]
+        return phrased(
+            zh=[f"把录音“{old}”重命名为“{new}”", f"录音机里的“{old}”改个名字，叫“{new}”",
+                f"帮我把“{old}”这条录音的名称改成“{new}”"],
+            en=[f"Rename the recording '{old}' to '{new}'",
+                f"In Recorder, give '{old}' the new name '{new}'",
+                f"Please change the name of the recording '{old}' to '{new}'"],
+        )  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        p = path(params["rec_id"])
+        return expect_changes(diff, p, {f"{p}/name": params["new"]})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_rec(ui, params["name"], params["rec_id"])
+        yield from more_action(ui, "rename")
+        yield ui.tap("clear_new_name")
+        yield Type(text=params["new"])
+        yield ui.tap("rename_ok")
+
+
+class Restore(RecorderTemplate):
+    id = "recorder.restore"
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return rec_params(pick(rng, binned(world)))
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name = params["name"]
+        return phrased(
+            zh=[f"把最近删除里的录音“{name}”恢复回来", f"我误删了“{name}”这条录音，帮我恢复",
+                f"从录音机的最近删除中还原“{name}”"],
+            en=[f"Restore the recording '{name}' from Recently deleted",
+                f"I deleted '{name}' by mistake: please bring the recording back",
+                f"In Recorder, recover '{name}' from the recently deleted list"],
+        )  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        p = path(params["rec_id"])
+        return expect_changes(diff, p, {f"{p}/deleted": False})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("录音机")
+        yield from ui.scroll_to("open_trash")
+        yield ui.tap("open_trash")
+        yield ui.tap(f"restore_{params['rec_id']}")
+
+
+class StarOrDelete(RecorderTemplate):
+    """Conditional: a recording longer than 10 minutes is starred, a shorter one deleted."""
+
+    id = "recorder.star_or_delete"
+    difficulty = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        long = rng.random() < 0.5
+        pool = [r for r in live(world) if not r["starred"] and r["duration"] != LONG_MINUTES * 60
+                and (r["duration"] > LONG_MINUTES * 60) == long]  # fmt: skip
+        return rec_params(pick(rng, pool))
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        name, m = params["name"], LONG_MINUTES
+        return phrased(
+            zh=[f"看看录音“{name}”有多长：超过{m}分钟就给它标星，否则把它删除",
+                f"如果“{name}”这条录音长于{m}分钟，标个星；不然的话就删掉",
+                f"“{name}”时长超过{m}分钟的话加星标，要是没超过就删除它"],
+            en=[f"Check how long the recording '{name}' is: over {m} minutes, star it; otherwise "
+                "delete it",
+                f"If '{name}' is longer than {m} minutes, star it; if not, delete it",
+                f"Star the recording '{name}' when it runs over {m} minutes, else delete it"],
+        )  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        p = path(params["rec_id"])
+        long = diff.value_before(p)["duration"] > LONG_MINUTES * 60
+        return expect_changes(diff, p, {f"{p}/starred" if long else f"{p}/deleted": True})
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield from open_rec(ui, params["name"], params["rec_id"])
+        length = seconds_of(ui.text_of("info").split()[1].split("｜")[0])
+        if length > LONG_MINUTES * 60:
+            yield ui.tap("star")
+        else:
+            yield from more_action(ui, "delete")
+            yield ui.tap("confirm_delete")
+
+
+class MoveSeveral(RecorderTemplate):
+    """Long horizon: four recordings searched for and moved into one folder."""
+
+    id = "recorder.move_four"
+    difficulty = 28
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        folder = rng.choice(FOLDERS)
+        chosen = pick(rng, [r for r in live(world) if r["folder"] != folder], 4)
+        return {"folder": folder, "ids": [r["id"] for r in chosen],
+                "names": [r["name"] for r in chosen]}  # fmt: skip
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        f = params["folder"]
+        zh = "、".join(f"“{n}”" for n in params["names"])
+        en = ", ".join(f"'{n}'" for n in params["names"])
+        return phrased(
+            zh=[f"把这四条录音都移到“{f}”文件夹：{zh}", f"帮我整理录音：{zh}统统放进“{f}”",
+                f"录音机里的{zh}，全部移动到文件夹“{f}”"],
+            en=[f"Move these four recordings into the folder '{f}': {en}",
+                f"Tidy up my recordings: put {en} all in '{f}'",
+                f"In Recorder, move {en} to the folder '{f}'"],
+        )  # fmt: skip
+
+    def verify(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
+        expected = {f"{path(i)}/folder": params["folder"] for i in params["ids"]}
+        return expect_changes(diff, RECS, expected)
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("录音机")
+        for i, (rec_id, name) in enumerate(zip(params["ids"], params["names"], strict=True)):
+            if i:
+                yield ui.back()
+            yield from find_rec(ui, name, rec_id)
+            yield from more_action(ui, "move")
+            yield ui.tap(f"move_{params['folder']}")
+
+
+class FolderTotal(RecorderTemplate):
+    """Aggregation: the recordings of a folder summed, to the nearest minute."""
+
+    id = "recorder.folder_total"
+    difficulty = 5
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        totals = {f: sum(r["duration"] for r in live(world) if r["folder"] == f) for f in FOLDERS}
+        # A total of n minutes 30 seconds would round either way.
+        folder = rng.choice([f for f, t in totals.items() if t % 60 != 30 and t])
+        return {"folder": folder, "minutes": round(totals[folder] / 60)}
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        f = params["folder"]
+        return phrased(
+            zh=[f"录音机“{f}”文件夹里的录音一共有多长？按分钟四舍五入回答",
+                f"算一下“{f}”里所有录音的总时长，精确到分钟（四舍五入）",
+                f"“{f}”文件夹中的录音加起来多少分钟？四舍五入到整分钟"],
+            en=[f"How long are the recordings in Recorder's '{f}' folder in total? Round to the "
+                "nearest minute",
+                f"Work out the total length of all recordings in '{f}', to the nearest minute",
+                f"How many minutes do the recordings in the '{f}' folder add up to, rounded to "
+                "whole minutes?"],
+        )  # fmt: skip
+
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        recs = diff.value_before(RECS)
+        total = sum(r["duration"] for r in recs if r["folder"] == params["folder"]
+                    and not r["deleted"])  # fmt: skip
+        return Duration(round(total / 60))
+
+    def wrong_answer(self, params: Params) -> str:
+        return f"{params['minutes'] + 3}分钟"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("录音机")
+        yield ui.tap(f"folder_{params['folder']}")
+        rows: dict[str, list[str]] = {}
+        yield from list_rows(ui, rows)
+        total = sum(seconds_of(next(t for t in shown if MMSS.fullmatch(t)))
+                    for shown in rows.values())  # fmt: skip
+        yield Answer(text=f"{round(total / 60)}分钟")
+
+
+class LongerOfTwo(RecorderTemplate):
+    """Comparison: which of two recordings is longer."""
+
+    id = "recorder.longer_of_two"
+    difficulty = 8
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        pool = [r for r in live(world) if plain_name(r)]
+        a, b = pick(rng, pool, 2)
+        while a["duration"] == b["duration"]:
+            a, b = pick(rng, pool, 2)
+        return {"first": a["name"], "second": b["name"], "ids": [a["id"], b["id"]]}
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        a, b = params["first"], params["second"]
+        return phrased(
+            zh=[f"录音“{a}”和“{b}”哪个更长？", f"比较一下“{a}”与“{b}”这两条录音，哪条时长更长",
+                f"“{a}”和“{b}”，哪段录音时间长一些？"],
+            en=[f"Which recording is longer, '{a}' or '{b}'?",
+                f"Compare the recordings '{a}' and '{b}': which one lasts longer?",
+                f"Of '{a}' and '{b}', which recording runs longer?"],
+        )  # fmt: skip
+
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        a, b = (diff.value_before(path(i))["duration"] for i in params["ids"])
+        longer, shorter = ((params["first"], params["second"]) if a > b
+                           else (params["second"], params["first"]))  # fmt: skip
+        return Text((longer,), others=(shorter,), what="recording")
+
+    def wrong_answer(self, params: Params) -> str:
+        return f"{params['first']}和{params['second']}一样长"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("录音机")
+        lengths = []
+        for rec_id, name in zip(params["ids"], (params["first"], params["second"]), strict=True):
+            yield from find_rec(ui, name, rec_id)
+            lengths.append(seconds_of(ui.text_of("info").split()[1].split("｜")[0]))
+            yield ui.back()
+        yield Answer(text=params["first"] if lengths[0] > lengths[1] else params["second"])
+
+
+class CountOnDay(RecorderTemplate):
+    """Counting: how many recordings (outside 最近删除) were made on a given day."""
+
+    id = "recorder.count_on_day"
+    difficulty = 8
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        days: dict[str, int] = {}
+        for r in live(world):
+            label = day_label(day_of(r["created"]))
+            days[label] = days.get(label, 0) + 1
+        day = rng.choice(sorted(d for d, n in days.items() if n >= 2))
+        month, date = day.removesuffix("日").split("月")
+        return {"day": day, "month": int(month), "date": int(date), "count": days[day]}
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        day, m, d = params["day"], params["month"], params["date"]
+        en = f"{('March', 'April')[m - 3] if m in (3, 4) else m} {d}"
+        return phrased(
+            zh=[f"我{day}那天一共录了几条录音？（不算最近删除里的）",
+                f"数一数录音机里{day}录制的录音有多少条，最近删除的不算",
+                f"{day}当天的录音有几条？已删除的不计"],
+            en=[f"How many recordings did I make on {en}? (Not counting recently deleted ones)",
+                f"Count the recordings in Recorder made on {en}, leaving out recently deleted "
+                "ones",
+                f"How many recordings are from {en}? Deleted ones don't count"],
+        )  # fmt: skip
+
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        recs = diff.value_before(RECS)
+        n = sum(1 for r in recs if not r["deleted"]
+                and day_label(day_of(r["created"])) == params["day"])  # fmt: skip
+        return Number(n, unit="条")
+
+    def wrong_answer(self, params: Params) -> str:
+        return f"{params['count'] + 1}条"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        yield ui.open("录音机")
+        rows: dict[str, list[str]] = {}
+        yield from list_rows(ui, rows)
+        n = sum(any(t.startswith(params["day"] + " ") for t in shown) for shown in rows.values())
+        yield Answer(text=f"{n}条")
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    RecordMemo(),
+    Rename(),
+    Restore(),
+    StarOrDelete(),
+    MoveSeveral(),
+    FolderTotal(),
+    LongerOfTwo(),
+    CountOnDay(),
+    PhoneToContact(),
+    TimeToCalendar(),
+    TranscriptToNote(),
+    TranscriptToWeChat(),
+    MailToContact(),
+    MemoFromSms(),
+    MeetingChain(),
+    ShareOrStar(),
+)
