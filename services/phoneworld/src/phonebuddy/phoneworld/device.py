@@ -15,6 +15,7 @@ from phonebuddy.phoneworld.system import friction, shell
 from phonebuddy.phoneworld.ui.render import encode, render
 from phonebuddy.phoneworld.ui.tree import to_ui_node
 from phonebuddy.phoneworld.ui.widgets import Node
+from phonebuddy.phoneworld.ui.widgets.pages import swallow
 from phonebuddy.phoneworld.world import UnknownAppError, World, seeded_rng
 from phonebuddy.protocol import (
     Action,
@@ -360,6 +361,8 @@ class Device:
                     return self._offer_copy_or_paste(target)
             raise NoOp(f"nothing to {'long-press' if long else 'tap'} at {point}")
         handler = node.on_long_press if long else node.on_tap
+        if handler is swallow:
+            raise NoOp("tap outside the dialog")
         if node.focusable and not long:
             field_name = node.resource_id.rpartition(":id/")[2]
             self.state["ui"]["focus"] = {"package": self.foreground, "field": field_name}

@@ -198,7 +198,7 @@ class Dialog(Widget):
             fill=theme.SCRIM,
             z=5,
             clickable=True,
-            on_tap=_swallow,
+            on_tap=swallow,
         )
 
     def measure(self, lc: LayoutContext, width: int) -> int:
@@ -254,7 +254,7 @@ class BottomSheet(Widget):
             z=5,
             resource_id=lc.rid(f"{self.id}_scrim"),
             clickable=True,
-            on_tap=self.on_dismiss or _swallow,
+            on_tap=self.on_dismiss or swallow,
         )
 
     def measure(self, lc: LayoutContext, width: int) -> int:
@@ -264,8 +264,9 @@ class BottomSheet(Widget):
         raise TypeError("a BottomSheet is an overlay; use place_overlay")
 
 
-def _swallow(interaction: Interaction) -> None:
-    """Taps on a modal scrim are consumed and do nothing."""
+def swallow(interaction: Interaction) -> None:
+    """Taps on a modal scrim are consumed and do nothing (the device refuses them before any
+    handler runs, so they cost no rollback copy)."""
     interaction.no_op("tap outside the dialog")
 
 
