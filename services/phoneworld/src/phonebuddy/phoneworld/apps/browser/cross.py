@@ -26,7 +26,6 @@ from phonebuddy.phoneworld.apps.browser.content import HOLIDAYS, day_label
 from phonebuddy.phoneworld.apps.calendar.tasks import fill_event, one_new_event, open_calendar
 from phonebuddy.phoneworld.apps.contacts.tasks import check_new_contact
 from phonebuddy.phoneworld.apps.messages.tasks import add_incoming, address_book, open_thread
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import check_written, phone_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
@@ -36,6 +35,7 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     friend_with_chat,
     paste_into_new_note,
     sent_to_friend,
+    share_sheet_to_friend,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -48,7 +48,6 @@ NOTES = "com.pw.notes"
 CONTACTS = "com.pw.contacts"
 CALENDAR = "com.pw.calendar"
 MESSENGER = "com.pw.messenger"
-SHARE_TO_WECHAT = "com.android.systemui:id/share_messenger"
 ADDRESS_TITLES = ("办事地址", "地址", "要去的地方")
 
 
@@ -240,12 +239,7 @@ class ShareWechat(TaskTemplate):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_address(ui, params["url"])
         yield ui.tap("share")
-        yield ui.tap(SHARE_TO_WECHAT)
-        yield from ui.allow_permission()
-        chat = f"pick_{private_chat_id(params['friend_id'])}"
-        yield from ui.scroll_to(chat)
-        yield ui.tap(chat)
-        yield ui.tap("share_send")
+        yield from share_sheet_to_friend(ui, params["friend_id"])
 
 
 class HolidayCalendar(TaskTemplate):

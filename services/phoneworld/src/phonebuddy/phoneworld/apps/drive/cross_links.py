@@ -23,7 +23,6 @@ from phonebuddy.phoneworld.apps.drive.content import BIG_MB, link_url
 from phonebuddy.phoneworld.apps.mail.steps import PEOPLE as MAIL_PEOPLE
 from phonebuddy.phoneworld.apps.mail.steps import open_mail
 from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.cross_app.steps import (
@@ -32,13 +31,12 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     friend_with_chat,
     paste_into,
     sent_to_friend,
+    share_sheet_to_friend,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Category, Instruction
-
-SHARE_TO = "com.android.systemui:id/share_{}"
 
 
 def add_mail(it: Interaction, key: str, sender: tuple[str, str], subject: str, body: str) -> None:
@@ -75,12 +73,7 @@ def link_to_chat(ui: OracleUI, params: Params) -> Iterator[Action]:
     """On a file's Share page: Send link → WeChat → the friend's chat → send."""
     yield from ui.scroll_to("send_link")
     yield ui.tap("send_link")
-    yield ui.tap(SHARE_TO.format("messenger"))
-    yield from ui.allow_permission()
-    chat = f"pick_{private_chat_id(params['friend_id'])}"
-    yield from ui.scroll_to(chat)
-    yield ui.tap(chat)
-    yield ui.tap("share_send")
+    yield from share_sheet_to_friend(ui, params["friend_id"])
 
 
 def link_in_chat(diff: StateDiff, params: Params) -> list[str]:

@@ -30,7 +30,6 @@ from phonebuddy.phoneworld.apps.flights.common import (
     status_of,
 )
 from phonebuddy.phoneworld.apps.flights.content import PASSENGERS
-from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO
 from phonebuddy.phoneworld.apps.messages.tasks import (
     add_incoming,
     address_book,
@@ -39,10 +38,13 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     sent_messages,
     write_in_conversation,
 )
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.base import Params, phrased, pick
-from phonebuddy.phoneworld.tasks.cross_app.steps import friend_with_chat, sent_to_friend
+from phonebuddy.phoneworld.tasks.cross_app.steps import (
+    friend_with_chat,
+    sent_to_friend,
+    share_sheet_to_friend,
+)
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
@@ -222,12 +224,7 @@ class ShareToWechat(FlightsTemplate):
         yield from open_trip(ui, params["booking_id"])
         yield from ui.scroll_to("share")
         yield ui.tap("share")
-        yield ui.tap(SHARE_TO.format("messenger"))
-        yield from ui.allow_permission()
-        chat = f"pick_{private_chat_id(params['friend_id'])}"
-        yield from ui.scroll_to(chat)
-        yield ui.tap(chat)
-        yield ui.tap("share_send")
+        yield from share_sheet_to_friend(ui, params["friend_id"])
 
 
 def itinerary_from(diff: StateDiff, params: Params, day_label: str) -> str:

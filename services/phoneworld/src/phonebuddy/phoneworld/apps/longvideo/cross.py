@@ -28,7 +28,6 @@ from phonebuddy.phoneworld.apps.longvideo.common import (
 )
 from phonebuddy.phoneworld.apps.longvideo.content import WEEKDAYS
 from phonebuddy.phoneworld.apps.messages.tasks import add_incoming, address_book, open_thread
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
@@ -36,6 +35,7 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     contains_text,
     friend_with_chat,
     sent_to_friend,
+    share_sheet_to_friend,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -46,7 +46,6 @@ from phonebuddy.protocol import Action, Category, Instruction
 MESSAGES = "com.pw.messages"
 NOTES = "com.pw.notes"
 WALLET = "com.pw.wallet"
-SHARE_TO_WECHAT = "com.android.systemui:id/share_messenger"
 
 
 def shared_to_friend(diff: StateDiff, params: Params) -> list[str]:
@@ -60,12 +59,7 @@ def share_to_friend(ui: OracleUI, params: Params) -> Iterator[Action]:
     """On a title's page: 分享, WeChat in the share sheet, the friend's chat, 发送."""
     yield from ui.scroll_to("share")
     yield ui.tap("share")
-    yield ui.tap(SHARE_TO_WECHAT)
-    yield from ui.allow_permission()
-    chat = f"pick_{private_chat_id(params['friend_id'])}"
-    yield from ui.scroll_to(chat)
-    yield ui.tap(chat)
-    yield ui.tap("share_send")
+    yield from share_sheet_to_friend(ui, params["friend_id"])
 
 
 def recommend_sms(title: str, episode: int | None) -> str:

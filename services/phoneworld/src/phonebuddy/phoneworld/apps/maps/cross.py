@@ -8,7 +8,6 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO
 from phonebuddy.phoneworld.apps.maps.app import MAPS, MODES, route
 from phonebuddy.phoneworld.apps.messages.tasks import (
     MESSAGES,
@@ -24,7 +23,7 @@ from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Duration, Expectation, Text, Together, numbers_in
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
-from phonebuddy.phoneworld.tasks.cross_app.steps import friend_with_chat
+from phonebuddy.phoneworld.tasks.cross_app.steps import friend_with_chat, share_sheet_to_friend
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import WritesValue
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -228,12 +227,7 @@ class SharePlaceToWechat(TaskTemplate):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_place(ui, params["place_id"])
         yield ui.tap("share")
-        yield ui.tap(SHARE_TO.format("messenger"))
-        yield from ui.allow_permission()
-        chat = f"pick_{private_chat_id(params['friend_id'])}"
-        yield from ui.scroll_to(chat)
-        yield ui.tap(chat)
-        yield ui.tap("share_send")
+        yield from share_sheet_to_friend(ui, params["friend_id"])
 
 
 class CloserOnFoot(TaskTemplate):

@@ -18,7 +18,6 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     sent_messages,
     write_in_conversation,
 )
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.news.base import NEWS
 from phonebuddy.phoneworld.apps.news.common import (
     HISTORY,
@@ -37,6 +36,7 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     friend_with_chat,
     paste_into_new_note,
     sent_to_friend,
+    share_sheet_to_friend,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -49,7 +49,6 @@ NOTES = "com.pw.notes"
 CONTACTS = "com.pw.contacts"
 CALENDAR = "com.pw.calendar"
 MESSENGER = "com.pw.messenger"
-SHARE_TO_WECHAT = "com.android.systemui:id/share_messenger"
 NOTE_TITLES = ("新闻摘抄", "今日要闻", "资讯收藏")
 
 
@@ -181,12 +180,7 @@ class ShareToWechat(_Cross):
         yield from open_article(ui, params["title"], params["article_id"])
         yield from ui.scroll_to("share")
         yield ui.tap("share")
-        yield ui.tap(SHARE_TO_WECHAT)
-        yield from ui.allow_permission()
-        chat = f"pick_{private_chat_id(params['friend_id'])}"
-        yield from ui.scroll_to(chat)
-        yield ui.tap(chat)
-        yield ui.tap("share_send")
+        yield from share_sheet_to_friend(ui, params["friend_id"])
 
 
 class ParagraphToNote(_Cross):

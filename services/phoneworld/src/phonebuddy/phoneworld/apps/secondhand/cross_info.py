@@ -12,7 +12,6 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     check_one_sms,
     sent_messages,
 )
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER
 from phonebuddy.phoneworld.apps.secondhand.base import SECONDHAND
 from phonebuddy.phoneworld.apps.secondhand.common import (
@@ -36,6 +35,7 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     friend_with_chat,
     paste_into_new_note,
     sent_to_friend,
+    share_sheet_to_friend,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
@@ -43,7 +43,6 @@ from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Instruction
 
-SHARE_TO_WECHAT = "com.android.systemui:id/share_messenger"
 DRAFT_NOTE = "闲置草稿"
 PICKUP_NOTE = "自提地址"
 
@@ -247,12 +246,7 @@ class ShareToFriend(CrossTemplate):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_listing(ui, params["title"], params["listing_id"])
         yield ui.tap("share")
-        yield ui.tap(SHARE_TO_WECHAT)
-        yield from ui.allow_permission()
-        chat = f"pick_{private_chat_id(params['friend_id'])}"
-        yield from ui.scroll_to(chat)
-        yield ui.tap(chat)
-        yield ui.tap("share_send")
+        yield from share_sheet_to_friend(ui, params["friend_id"])
 
 
 INFO_TEMPLATES: tuple[TaskTemplate, ...] = (

@@ -16,7 +16,6 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     open_thread,
     sent_messages,
 )
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER, open_private_chat
 from phonebuddy.phoneworld.apps.showtix.base import SHOWTIX
 from phonebuddy.phoneworld.apps.showtix.common import (
@@ -37,6 +36,7 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     contains_text,
     friend_with_chat,
     sent_to_friend,
+    share_sheet_to_friend,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -45,7 +45,6 @@ from phonebuddy.protocol import Action, Category, Instruction
 
 MESSAGES = "com.pw.messages"
 CALENDAR = "com.pw.calendar"
-SHARE_TO_WECHAT = "com.android.systemui:id/share_messenger"
 
 
 def order_params(world: World, rng: random.Random) -> Params:
@@ -234,12 +233,7 @@ class ShareToWechat(TaskTemplate):
         yield from open_show(ui, params["title"], params["show_id"])
         yield from ui.scroll_to("share")
         yield ui.tap("share")
-        yield ui.tap(SHARE_TO_WECHAT)
-        yield from ui.allow_permission()
-        chat = f"pick_{private_chat_id(params['friend_id'])}"
-        yield from ui.scroll_to(chat)
-        yield ui.tap(chat)
-        yield ui.tap("share_send")
+        yield from share_sheet_to_friend(ui, params["friend_id"])
 
 
 def invite_sms(title: str, day: str, time: str) -> str:

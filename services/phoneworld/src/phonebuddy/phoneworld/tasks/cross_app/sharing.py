@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS
 from phonebuddy.phoneworld.apps.gallery.base import GALLERY_PACKAGE
-from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO, open_photo, photo_params
+from phonebuddy.phoneworld.apps.gallery.tasks import open_photo, photo_params
 from phonebuddy.phoneworld.apps.gallery.tasks import seeded_photos as gallery_photos
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.messenger.steps import MESSAGES, MESSENGER, open_private_chat
 from phonebuddy.phoneworld.apps.shop.content import default_options, sku_price
 from phonebuddy.phoneworld.apps.shop.steps import SHOP, open_result, open_shop, search_for
@@ -23,6 +22,7 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import (
     friend_with_chat,
     paste_into,
     sent_to_friend,
+    share_sheet_to_friend,
 )
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import WritesValue
@@ -177,12 +177,7 @@ class PhotoToChat(TaskTemplate):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_photo(ui, params)
         yield ui.tap("share")
-        yield ui.tap(SHARE_TO.format("messenger"))
-        yield from ui.allow_permission()
-        chat = f"pick_{private_chat_id(params['friend_id'])}"
-        yield from ui.scroll_to(chat)
-        yield ui.tap(chat)
-        yield ui.tap("share_send")
+        yield from share_sheet_to_friend(ui, params["friend_id"])
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (ProductToChat(), ContactNumberToChat(), PhotoToChat())

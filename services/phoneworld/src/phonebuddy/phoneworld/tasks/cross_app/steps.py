@@ -19,6 +19,7 @@ from phonebuddy.protocol import Action
 SYSTEM_UI = "com.android.systemui"
 MENU_COPY = f"{SYSTEM_UI}:id/menu_copy"
 MENU_PASTE = f"{SYSTEM_UI}:id/menu_paste"
+SHARE_TO_WECHAT = f"{SYSTEM_UI}:id/share_messenger"
 MOBILE_PREFIXES = ("135", "138", "139", "150", "152", "158", "177", "186", "187", "189")
 
 
@@ -48,6 +49,17 @@ def paste_into_new_note(ui: OracleUI, title: str) -> Iterator[Action]:
     yield from ui.type_into("title", title)
     yield from paste_into(ui, "body")
     yield ui.tap("save")
+
+
+def share_sheet_to_friend(ui: OracleUI, friend_id: str) -> Iterator[Action]:
+    """From the open system share sheet: WeChat (and its first-use permission), the friend's
+    chat, 发送."""
+    yield ui.tap(SHARE_TO_WECHAT)
+    yield from ui.allow_permission()
+    chat = f"pick_{private_chat_id(friend_id)}"
+    yield from ui.scroll_to(chat)
+    yield ui.tap(chat)
+    yield ui.tap("share_send")
 
 
 # -- WeChat friends ------------------------------------------------------------------------------
