@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import marshal
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from typing import Any, Literal
 
 from phonebuddy.phoneworld.clock import EPOCH_START, SECONDS_PER_ACTION
 from phonebuddy.phoneworld.interaction import Interaction, NoOp
-from phonebuddy.phoneworld.state import Doc, clone
+from phonebuddy.phoneworld.state import AppData, Doc, clone, plain
 from phonebuddy.phoneworld.system import friction, shell
 from phonebuddy.phoneworld.ui.render import encode, render
 from phonebuddy.phoneworld.ui.tree import to_ui_node
@@ -85,10 +86,8 @@ class Device:
         with `friction`, the splash screens and pop-ups the seed plans (system/friction.py)."""
         self.seed = seed  # `clear_app_data` rebuilds an app's data for the same seed
         rng = seeded_rng("device", self.world.seed, seed)
-        apps: dict[str, Doc] = {}
-        for app in self.world.apps:
-            app_rng = seeded_rng("data", self.world.seed, seed, app.package)
-            apps[app.package] = clone(app.initial_data(self.world.content(app.package), app_rng))
+        world = self.world
+        apps = AppData(functools.partial(world.initial_data, seed), world.packages, (world, seed))
         self.state = {
             "os": {
                 "clock": EPOCH_START + rng.randrange(0, 30) * 86400,
@@ -237,9 +236,7 @@ class Device:
     def clear_app_data(self, package: str) -> None:
         """`pm clear`: the app's data as on a fresh device of this seed, its permissions and
         notifications gone, and the app stopped. Raises UnknownAppError for an unknown package."""
-        app = self.world.app(package)
-        rng = seeded_rng("data", self.world.seed, self.seed, package)
-        self.state["apps"][package] = clone(app.initial_data(self.world.content(package), rng))
+        self.state["apps"][package] = self.world.initial_data(self.seed, package)
         os_state = self.state["os"]
         os_state["permissions"].pop(package, None)
         os_state["notifications"] = [
@@ -315,11 +312,16 @@ class Device:
         """The data a handler may change (os and apps), serialized: a handler that ends in a
         no-op is rolled back to it. Serializing is ~6x cheaper than a copy and only the rare
         no-op pays for reading it back."""
-        return marshal.dumps((self.state["os"], self.state["apps"]))
+        apps = self.state["apps"]
+        return marshal.dumps((self.state["os"], apps.built() if type(apps) is AppData else apps))
 
     def _roll_back(self, checkpoint: bytes) -> None:
         # Only bytes this device wrote itself a moment ago are read back.
-        self.state["os"], self.state["apps"] = marshal.loads(checkpoint)  # noqa: S302
+        os_state, apps = marshal.loads(checkpoint)  # noqa: S302
+        current = self.state["apps"]
+        self.state["os"] = os_state
+        # An app first read after the checkpoint goes back to unbuilt, i.e. pristine.
+        self.state["apps"] = current.replaced(apps) if type(current) is AppData else apps
 
     def _dispatch(self, action: Action) -> ActResult:
         if isinstance(action, Answer | Terminate):
@@ -655,4 +657,5 @@ class Device:
         """A hash of the whole state, for determinism checks."""
         import json
 
-        return hashlib.sha256(json.dumps(self.state, sort_keys=True).encode()).hexdigest()
+        text = json.dumps(plain(self.state), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from phonebuddy.phoneworld.app import App
+from phonebuddy.phoneworld.state import clone
 
 
 class UnknownAppError(KeyError):
@@ -69,6 +70,12 @@ class World:
 
     def content(self, package: str) -> Any:
         return self._content[package]
+
+    def initial_data(self, device_seed: int, package: str) -> Any:
+        """A fresh, mutable copy of an app's data on a new device of `device_seed`."""
+        app = self.app(package)
+        rng = seeded_rng("data", self.seed, device_seed, package)
+        return clone(app.initial_data(self._content[package], rng))
 
     def resolve(self, name: str) -> App:
         """An app by package name or by its Chinese or English label (any letter case)."""

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from phonebuddy.phoneworld.state import Doc
+from phonebuddy.phoneworld.state import AppData, Doc
 
 # OS paths that change through normal use and are never a task's effect.
 DEFAULT_IGNORABLE = ("os/clock", "os/next_id", "os/permissions", "os/clipboard", "os/notifications")
@@ -70,7 +70,13 @@ def _diff(before: Any, after: Any, path: str, out: list[Change]) -> None:
 def diff_states(before: Doc, after: Doc) -> list[Change]:
     changes: list[Change] = []
     _diff(before["os"], after["os"], "os", changes)
-    _diff(before["apps"], after["apps"], "apps", changes)
+    apps_before, apps_after = before["apps"], after["apps"]
+    if isinstance(apps_before, AppData) and apps_before.same_origin(apps_after):
+        # An app neither side has read is pristine in both: only the others can differ.
+        for package in apps_before.built().keys() | apps_after.built().keys():
+            _diff(apps_before[package], apps_after[package], f"apps/{package}", changes)
+    else:
+        _diff(apps_before, apps_after, "apps", changes)
     return sorted(changes, key=lambda change: change.path)
 
 
