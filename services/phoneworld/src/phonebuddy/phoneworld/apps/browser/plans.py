@@ -11,6 +11,7 @@ from phonebuddy.phoneworld.apps.browser.base import BROWSER
 from phonebuddy.phoneworld.apps.browser.common import (
     APP_LABEL,
     bookmarked,
+    not_bookmarked,
     page_params,
     pages,
     search_open,
@@ -95,7 +96,9 @@ class MondayOrNote(TaskTemplate):
     difficulty = 12
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        places = [restaurant_params(p) for p in pages(world, "restaurant")]
+        # a page already bookmarked would be un-bookmarked by the oracle's tap
+        unmarked = {page["url"] for page in not_bookmarked(world)}
+        places = [restaurant_params(p) for p in pages(world, "restaurant") if p["url"] in unmarked]
         want = rng.random() < 0.5
         pool = [p for p in places if p["monday"] == want] or places
         return pick(rng, pool)

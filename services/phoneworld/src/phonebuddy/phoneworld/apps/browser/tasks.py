@@ -180,7 +180,9 @@ class Download(BrowserTemplate):
     difficulty = 14
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        chosen = pick(rng, [p for p in pages(world) if p["files"]], 2)
+        # in page order: the same two pages asked in the other order are the same task
+        chosen = sorted(pick(rng, [p for p in pages(world) if p["files"]], 2),
+                        key=lambda page: page["id"])  # fmt: skip
         return {"titles": [p["title"] for p in chosen], "ids": [p["id"] for p in chosen],
                 "files": [p["files"][0]["name"] for p in chosen],
                 "file_ids": [p["files"][0]["id"] for p in chosen]}  # fmt: skip

@@ -60,6 +60,12 @@ class Recommended(TaskTemplate):
         add_incoming(it, (params["phone"], params["friend"]), sms, ago=1800, key="book")
 
 
+def read_recommendation(ui: OracleUI, params: Params) -> Iterator[Action]:
+    yield from open_thread(ui, params["friend"])
+    if ui.find(text=recommend_sms(params["title"], params["author"])) is None:
+        raise OracleError("the recommendation is not in the thread")
+
+
 class AddFromSms(Recommended):
     """Messages → Reader: the book a friend recommends by SMS, found and shelved."""
 
@@ -83,9 +89,7 @@ class AddFromSms(Recommended):
         return added_to_shelf(diff, params["book_id"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield from open_thread(ui, params["friend"])
-        if ui.find(text=recommend_sms(params["title"], params["author"])) is None:
-            raise OracleError("the recommendation is not in the thread")
+        yield from read_recommendation(ui, params)
         yield ui.open("读书")
         yield from find_in_store(ui, params["title"], params["book_id"])
         yield ui.tap("add_shelf")
@@ -129,7 +133,7 @@ class RecommendChain(Recommended):
         return {**params, "rating": book["rating"]}
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield from open_thread(ui, params["friend"])
+        yield from read_recommendation(ui, params)
         yield ui.open("读书")
         yield from find_in_store(ui, params["title"], params["book_id"])
         rating = ui.text_of("info").split("评分")[1].split("｜")[0]
