@@ -27,8 +27,7 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     open_thread,
     sent_messages,
 )
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
-from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER, open_private_chat
+from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER, friend_says, open_private_chat
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Number, check_written
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
@@ -106,12 +105,7 @@ class InstallFromWechat(TaskTemplate):
 
     def setup(self, it: Interaction, params: Params) -> None:
         lines = ["最近发现一个超好用的App", f"叫“{params['name']}”，免费的，你也装一个试试"]
-        start = it.clock - 60 * (len(lines) + 2)
-        it.app_data(MESSENGER)["messages"] += [
-            {"id": f"task-appstore-{i + 1}", "chat": private_chat_id(params["friend_id"]),
-             "from": params["friend_id"], "kind": "text", "text": text, "time": start + 60 * i}
-            for i, text in enumerate(lines)
-        ]  # fmt: skip
+        friend_says(it, params["friend_id"], lines, key="appstore")
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         friend = params["friend"]

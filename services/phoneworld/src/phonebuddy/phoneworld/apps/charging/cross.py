@@ -38,12 +38,12 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     open_thread,
     sent_messages,
 )
+from phonebuddy.phoneworld.apps.messenger.steps import friend_says
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.cross_app.everyday import (
     ChatWrites,
-    friend_says,
     said_in_chat,
     send_in_chat,
     sms_person,
@@ -252,6 +252,7 @@ class FreeFastForFriend(ChatWrites):
             it,
             params["friend_id"],
             ["我车快没电了，就在你家附近", "帮我看看离你最近的、现在有空闲快充桩的是哪个电站？"],
+            key="everyday",
         )
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:

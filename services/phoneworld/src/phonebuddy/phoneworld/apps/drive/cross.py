@@ -25,9 +25,9 @@ from phonebuddy.phoneworld.apps.drive.common import (
     shared_with,
 )
 from phonebuddy.phoneworld.apps.drive.content import PEOPLE, ROLES
-from phonebuddy.phoneworld.apps.drive.cross_links import LINK_TEMPLATES, add_mail
+from phonebuddy.phoneworld.apps.drive.cross_links import LINK_TEMPLATES
 from phonebuddy.phoneworld.apps.mail.steps import PEOPLE as MAIL_PEOPLE
-from phonebuddy.phoneworld.apps.mail.steps import open_mail
+from phonebuddy.phoneworld.apps.mail.steps import add_mail, open_mail
 from phonebuddy.phoneworld.apps.messages.tasks import address_book
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick

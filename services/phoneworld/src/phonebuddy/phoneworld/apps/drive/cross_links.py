@@ -21,7 +21,7 @@ from phonebuddy.phoneworld.apps.drive.common import (
 )
 from phonebuddy.phoneworld.apps.drive.content import BIG_MB, link_url
 from phonebuddy.phoneworld.apps.mail.steps import PEOPLE as MAIL_PEOPLE
-from phonebuddy.phoneworld.apps.mail.steps import open_mail
+from phonebuddy.phoneworld.apps.mail.steps import add_mail, open_mail
 from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
@@ -37,19 +37,6 @@ from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Category, Instruction
-
-
-def add_mail(it: Interaction, key: str, sender: tuple[str, str], subject: str, body: str) -> None:
-    """Setup: a mail received in Mail's inbox half an hour ago, unread."""
-    data = it.app_data(MAIL)
-    mail_id = f"mail-task-{key}"
-    data["mails"].append(
-        {"id": mail_id, "folder": "inbox", "starred": False, "from_name": sender[0],
-         "from_addr": sender[1], "to": "linxiao@qq.com", "subject": subject, "body": body,
-         "time": it.clock - 1800, "attachments": [], "facts": {}, "reply_to": None,
-         "forward_of": None}
-    )  # fmt: skip
-    data["read"][mail_id] = False
 
 
 def sms_with_link(diff: StateDiff, phone: str, link: str) -> list[str]:

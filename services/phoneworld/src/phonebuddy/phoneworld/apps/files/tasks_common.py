@@ -14,8 +14,6 @@ from phonebuddy.phoneworld.apps.files.content import (
     category,
     extension,
 )
-from phonebuddy.phoneworld.apps.files.steps import MAIL
-from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.base import TaskTemplate
 from phonebuddy.protocol import Category
 
@@ -46,22 +44,6 @@ def new_name(rng: random.Random, name: str) -> str:
 
 def is_kind(name: str, kind: str) -> bool:
     return extension(name) == kind if kind.islower() else category(name) == kind
-
-
-def add_mail(
-    it: Interaction, key: str, sender: tuple[str, str], subject: str, body: str,
-    attachments: list[str], *, ago: int,
-) -> None:  # fmt: skip
-    """Setup: a mail received in Mail's inbox `ago` seconds ago, unread."""
-    data = it.app_data(MAIL)
-    mail_id = f"mail-task-{key}"
-    data["mails"].append(
-        {"id": mail_id, "folder": "inbox", "starred": False, "from_name": sender[0],
-         "from_addr": sender[1], "to": "linxiao@qq.com", "subject": subject, "body": body,
-         "time": it.clock - ago, "attachments": attachments, "facts": {}, "reply_to": None,
-         "forward_of": None}
-    )  # fmt: skip
-    data["read"][mail_id] = False
 
 
 class FilesTemplate(TaskTemplate):

@@ -35,12 +35,11 @@ from phonebuddy.phoneworld.apps.files.tasks_common import (
     NOTE_TITLES,
     NOTES,
     SENDERS,
-    add_mail,
     new_name,
 )
 from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO
 from phonebuddy.phoneworld.apps.mail.steps import MAILS as MAIL_LIST
-from phonebuddy.phoneworld.apps.mail.steps import PEOPLE, check_sent_mail, open_mail
+from phonebuddy.phoneworld.apps.mail.steps import PEOPLE, add_mail, check_sent_mail, open_mail
 from phonebuddy.phoneworld.apps.messages.tasks import (
     add_incoming,
     address_book,

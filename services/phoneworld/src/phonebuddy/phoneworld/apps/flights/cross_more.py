@@ -9,7 +9,6 @@ import random
 from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.calendar.tasks import fill_event, one_new_event, open_calendar
-from phonebuddy.phoneworld.apps.files.tasks_common import add_mail
 from phonebuddy.phoneworld.apps.flights.base import FLIGHTS
 from phonebuddy.phoneworld.apps.flights.common import (
     CALENDAR,
@@ -37,7 +36,7 @@ from phonebuddy.phoneworld.apps.flights.common import (
     status_of,
 )
 from phonebuddy.phoneworld.apps.flights.content import USER_NAME
-from phonebuddy.phoneworld.apps.mail.steps import PEOPLE, open_mail
+from phonebuddy.phoneworld.apps.mail.steps import PEOPLE, add_mail, open_mail
 from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Duration, Money, check_written

@@ -10,6 +10,7 @@ from typing import Any
 
 from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE, parse_recipients
 from phonebuddy.phoneworld.apps.mail.content import CONTACTS, SERVICES
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import normalize
 from phonebuddy.phoneworld.tasks.base import Params
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -37,6 +38,25 @@ MONTHS_EN = (
     "November",
     "December",
 )
+
+
+def add_mail(
+    it: Interaction, key: str, sender: tuple[str, str], subject: str, body: str,
+    attachments: list[str] | tuple[str, ...] = (), *, ago: int = 1800,
+) -> None:  # fmt: skip
+    """Setup: a mail from `sender` (name, address) received in the inbox `ago` seconds ago,
+    unread, with the id `mail-task-<key>`."""
+    data = it.app_data(MAIL_PACKAGE)
+    mail_id = f"mail-task-{key}"
+    data["mails"].append(
+        {"id": mail_id, "folder": "inbox", "starred": False, "from_name": sender[0],
+         "from_addr": sender[1], "to": "linxiao@qq.com", "subject": subject, "body": body,
+         "time": it.clock - ago, "attachments": list(attachments), "facts": {},
+         "reply_to": None, "forward_of": None}
+    )  # fmt: skip
+    data["read"][mail_id] = False
+
+
 DATE_TIME = re.compile(r"(\d{1,2})月(\d{1,2})日.*?(\d{1,2}):(\d{2})", re.S)
 MEETING_PLACE = re.compile(r"在(.+?)召开|地点：(.+?)。")
 

@@ -4,12 +4,14 @@ list, confirm a wallet payment) and verifier checks (a new message)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from phonebuddy.phoneworld.apps.messenger.base import PACKAGE, WALLET
 from phonebuddy.phoneworld.apps.messenger.content import ME
+from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.messenger.miniprograms import PROGRAMS
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -71,6 +73,21 @@ class MessengerTemplate(TaskTemplate):
 
 
 # -- verifier checks -------------------------------------------------------------------------
+
+
+def friend_says(
+    it: Interaction, friend_id: str, lines: Sequence[str | tuple[bool, str]], *, key: str
+) -> None:
+    """Setup: messages in the private chat with `friend_id`, a minute apart, the last three
+    minutes ago, with the ids `task-<key>-1`, `-2`... A line is the friend's, or
+    `(theirs, text)` where False makes it one I sent."""
+    start = it.clock - 60 * (len(lines) + 2)
+    said = [(True, line) if isinstance(line, str) else line for line in lines]
+    it.app_data(MESSENGER)["messages"] += [
+        {"id": f"task-{key}-{i + 1}", "chat": private_chat_id(friend_id),
+         "from": friend_id if theirs else ME, "kind": "text", "text": text, "time": start + 60 * i}
+        for i, (theirs, text) in enumerate(said)
+    ]  # fmt: skip
 
 
 def one_message(diff: StateDiff, chat_id: str) -> tuple[dict[str, Any] | None, list[str]]:

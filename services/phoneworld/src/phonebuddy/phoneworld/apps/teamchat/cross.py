@@ -14,7 +14,7 @@ from phonebuddy.phoneworld.apps.calendar.tasks import fill_event, one_new_event,
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS
 from phonebuddy.phoneworld.apps.contacts.tasks import check_new_contact
 from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE
-from phonebuddy.phoneworld.apps.mail.steps import open_mail
+from phonebuddy.phoneworld.apps.mail.steps import add_mail, open_mail
 from phonebuddy.phoneworld.apps.messages.app import MESSAGES
 from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
 from phonebuddy.phoneworld.apps.teamchat.base import TEAMCHAT
@@ -67,19 +67,6 @@ def read_meeting(text: str) -> Params:
         raise OracleError(f"no meeting in {text!r}")
     day = dt.datetime.strptime(f"{found[1]} 2026", "%B %d %Y").date()
     return {"date": day.isoformat(), "start": found[2], "end": found[3]}
-
-
-def add_mail(it: Interaction, key: str, sender: tuple[str, str], subject: str, body: str) -> None:
-    """Setup: a mail received in Mail's inbox half an hour ago, unread."""
-    data = it.app_data(MAIL_PACKAGE)
-    mail_id = f"mail-task-{key}"
-    data["mails"].append(
-        {"id": mail_id, "folder": "inbox", "starred": False, "from_name": sender[0],
-         "from_addr": sender[1], "to": "linxiao@qq.com", "subject": subject, "body": body,
-         "time": it.clock - 1800, "attachments": [], "facts": {}, "reply_to": None,
-         "forward_of": None}
-    )  # fmt: skip
-    data["read"][mail_id] = False
 
 
 class MeetingToCalendar(TaskTemplate):

@@ -13,7 +13,7 @@ from phonebuddy.phoneworld.apps.calendar.tasks import fill_event, one_new_event,
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS
 from phonebuddy.phoneworld.apps.contacts.tasks import check_new_contact
 from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE
-from phonebuddy.phoneworld.apps.mail.steps import open_mail
+from phonebuddy.phoneworld.apps.mail.steps import add_mail, open_mail
 from phonebuddy.phoneworld.apps.teamchat.base import TEAMCHAT
 from phonebuddy.phoneworld.apps.teamchat.common import (
     MESSAGES_PATH,
@@ -32,7 +32,6 @@ from phonebuddy.phoneworld.apps.teamchat.content import ME
 from phonebuddy.phoneworld.apps.teamchat.cross import (
     LINK,
     SENDERS,
-    add_mail,
     link,
     meeting_params,
     meeting_text,

@@ -33,12 +33,12 @@ from phonebuddy.phoneworld.apps.food.tasks import (
     tableware_words,
 )
 from phonebuddy.phoneworld.apps.messages.tasks import check_one_sms, sent_messages
-from phonebuddy.phoneworld.apps.messenger.content import ME, REAL_NAMES
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
+from phonebuddy.phoneworld.apps.messenger.content import REAL_NAMES
 from phonebuddy.phoneworld.apps.messenger.steps import (
     MESSENGER,
     facts,
     friend_by_id,
+    friend_says,
     open_mini,
     open_private_chat,
 )
@@ -128,24 +128,6 @@ def _sample_meal(world: World, rng: random.Random) -> Params:
             }
 
 
-def _friend_says(
-    chat_id: str, friend_id: str, lines: list[tuple[bool, str]], clock: int
-) -> list[dict[str, Any]]:
-    """Chat messages a minute apart ending two minutes ago; (True, text) is the friend's."""
-    start = clock - 60 * (len(lines) + 2)
-    return [
-        {
-            "id": f"task-chat-{i + 1}",
-            "chat": chat_id,
-            "from": friend_id if theirs else ME,
-            "kind": "text",
-            "text": text,
-            "time": start + 60 * i,
-        }
-        for i, (theirs, text) in enumerate(lines)
-    ]
-
-
 class ChatAddressFoodOrder(TaskTemplate):
     """WeChat → Food → Wallet. The friend's new address is copied from its chat bubble and
     pasted into Food's new-address form, the way people avoid retyping a long address."""
@@ -176,10 +158,7 @@ class ChatAddressFoodOrder(TaskTemplate):
             (True, params["address"]),
             (True, f"收件人写{params['recipient']}，电话{params['phone']}"),
         ]
-        chat = private_chat_id(params["friend_id"])
-        it.app_data(MESSENGER)["messages"] += _friend_says(
-            chat, params["friend_id"], lines, it.clock
-        )
+        friend_says(it, params["friend_id"], lines, key="chat")
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         ware_zh, ware_en = tableware_words(params["tableware"])
@@ -314,10 +293,7 @@ class FriendTrainTicket(WritesValue):
             ),
             (True, f"乘车人：{who['name']}，身份证号{who['id_number']}，手机号{who['phone']}"),
         ]
-        chat = private_chat_id(params["friend_id"])
-        it.app_data(MESSENGER)["messages"] += _friend_says(
-            chat, params["friend_id"], lines, it.clock
-        )
+        friend_says(it, params["friend_id"], lines, key="chat")
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         friend = params["friend"]

@@ -18,8 +18,7 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     sent_messages,
     write_in_conversation,
 )
-from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
-from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER, open_private_chat
+from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER, friend_says, open_private_chat
 from phonebuddy.phoneworld.apps.music.base import MUSIC
 from phonebuddy.phoneworld.apps.music.tasks import (
     LIKED,
@@ -54,16 +53,6 @@ def sms_person(world: World, rng: random.Random, key: str = "name") -> Params:
     """Someone in the address book: their name under `key`, their number under "phone"."""
     person = pick(rng, address_book(world))
     return {key: person["name"], "phone": person["phone"]}
-
-
-def friend_says(it: Interaction, friend_id: str, lines: list[str]) -> None:
-    """Setup: WeChat messages from a friend, a minute apart, ending two minutes ago."""
-    start = it.clock - 60 * (len(lines) + 2)
-    it.app_data(MESSENGER)["messages"] += [
-        {"id": f"task-everyday-{i + 1}", "chat": private_chat_id(friend_id), "from": friend_id,
-         "kind": "text", "text": text, "time": start + 60 * i}
-        for i, text in enumerate(lines)
-    ]  # fmt: skip
 
 
 def said_in_chat(ui: OracleUI, marker: str) -> str:
@@ -172,7 +161,8 @@ class PlaylistFromChat(TaskTemplate):
     def setup(self, it: Interaction, params: Params) -> None:
         listed = "".join(f"《{s['title']}》" for s in params["songs"])
         friend_says(it, params["friend_id"], ["周末自驾的歌我挑好了",
-                    f"歌单就叫“{params['playlist_name']}”，放这三首：{listed}"])  # fmt: skip
+                    f"歌单就叫“{params['playlist_name']}”，放这三首：{listed}"],
+                    key="everyday")  # fmt: skip
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         friend = params["friend"]

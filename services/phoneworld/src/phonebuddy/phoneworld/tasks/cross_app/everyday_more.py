@@ -23,7 +23,7 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     sent_messages,
     write_in_conversation,
 )
-from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER, open_private_chat
+from phonebuddy.phoneworld.apps.messenger.steps import MESSENGER, friend_says, open_private_chat
 from phonebuddy.phoneworld.apps.parcels.app import ON_DEVICE, PARCELS, STATUSES, WAITING
 from phonebuddy.phoneworld.apps.phone.app import PHONE, unknown_mobile
 from phonebuddy.phoneworld.apps.phone.tasks import add_call, open_latest_missed_details
@@ -39,7 +39,6 @@ from phonebuddy.phoneworld.tasks.answers import (
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.cross_app.everyday import (
     ChatWrites,
-    friend_says,
     said_in_chat,
     send_in_chat,
     sms_person,
@@ -101,8 +100,8 @@ class EnglishForFriend(TaskTemplate):
         return {**friend_with_chat(world, rng), "zh": sentence["zh"], "en": sentence["en"]}
 
     def setup(self, it: Interaction, params: Params) -> None:
-        friend_says(it, params["friend_id"], ["下周出国，临时抱佛脚学几句英语",
-                                              f"“{params['zh']}”用英语怎么说？"])  # fmt: skip
+        lines = ["下周出国，临时抱佛脚学几句英语", f"“{params['zh']}”用英语怎么说？"]
+        friend_says(it, params["friend_id"], lines, key="everyday")
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         friend = params["friend"]
