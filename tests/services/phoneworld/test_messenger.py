@@ -130,7 +130,11 @@ def test_empty_messages_and_unknown_chats_are_no_ops(device: Device, world: Worl
 
 def test_long_pressing_a_bubble_offers_copy(device: Device, world: World) -> None:
     phone = Phone(device)
-    friend = a_friend(world)
+    chats = world.content(MESSENGER)["chats"]
+    texted = next(c["friend"] for c in chats if c["kind"] == "single" and c["messages"]
+                  and c["messages"][-1]["kind"] == "text")  # fmt: skip
+    index = next(i for i, f in enumerate(world.content(MESSENGER)["friends"]) if f["id"] == texted)
+    friend = a_friend(world, index)
     phone.run(open_private_chat(phone.ui, friend["name"], friend["id"]))
     bubbles = [phone.ui.find(rid) for rid in phone.ids("msg_")]
     bubble = next(b for b in reversed(bubbles) if b and b.class_name.endswith("TextView"))

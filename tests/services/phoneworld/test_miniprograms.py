@@ -289,3 +289,23 @@ def test_payment_results_for_unknown_programs_or_orders_change_nothing(device: D
     device.complete_payment(MESSENGER, "unknown:x-1", paid=True)
     device.complete_payment(MESSENGER, "coffee:no-such-order", paid=True)
     assert device.state["apps"][MESSENGER] == before
+
+
+def test_adding_a_mini_program_changes_no_other_programs_content_or_data(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from phonebuddy.phoneworld.apps.messenger.app import Messenger
+    from phonebuddy.phoneworld.world import seeded_rng
+
+    messenger = Messenger()
+
+    def built() -> tuple[dict, dict]:
+        content = messenger.build_content(seeded_rng("content", 0, "messenger"))
+        data = messenger.initial_data(content, seeded_rng("data", 0, 0, "messenger"))
+        return dict(content["mini"]), data["mini"]
+
+    content, data = built()
+    monkeypatch.delitem(PROGRAMS, "coffee")  # as if coffee were the program added last
+    fewer_content, fewer_data = built()
+    assert fewer_content == {name: c for name, c in content.items() if name != "coffee"}
+    assert fewer_data == {name: d for name, d in data.items() if name != "coffee"}

@@ -47,6 +47,7 @@ from phonebuddy.phoneworld.ui.widgets import (
     Toggle,
     Widget,
 )
+from phonebuddy.phoneworld.world import seeded_rng
 
 
 class Messenger(ChatScreens, PeopleScreens, MiniProgramHost):
@@ -61,7 +62,9 @@ class Messenger(ChatScreens, PeopleScreens, MiniProgramHost):
     ignorable = ("read", "recent_minis")
 
     def build_content(self, rng: random.Random) -> dict[str, Any]:
-        programs = {name: random.Random(rng.getrandbits(64)) for name in sorted(PROGRAMS)}
+        # Each program's rng comes from its name, so adding a program changes no other's data.
+        base = rng.getrandbits(64)
+        programs = {name: seeded_rng("mini-content", base, name) for name in sorted(PROGRAMS)}
         mini = {name: PROGRAMS[name].build_content(r) for name, r in programs.items()}
         cards = {name: PROGRAMS[name].cards(mini[name], r) for name, r in programs.items()}
         parcels = cast(Parcels, PROGRAMS["parcels"]).shared_parcels(mini["parcels"])
@@ -76,10 +79,15 @@ class Messenger(ChatScreens, PeopleScreens, MiniProgramHost):
             "settings": {"notify": True, "sound": True, "strangers_see_moments": False},
             "recent_minis": rng.sample(sorted(PROGRAMS), k=3),
             "mini": {
-                name: PROGRAMS[name].initial_data(content["mini"][name], rng)
-                for name in sorted(PROGRAMS)
+                name: PROGRAMS[name].initial_data(content["mini"][name], program_rng)
+                for name, program_rng in self._program_rngs(rng).items()
             },
         }
+
+    @staticmethod
+    def _program_rngs(rng: random.Random) -> dict[str, random.Random]:
+        base = rng.getrandbits(64)
+        return {name: seeded_rng("mini-data", base, name) for name in sorted(PROGRAMS)}
 
     def toggle_setting(self, it: Interaction, key: str) -> None:
         it.data["settings"][key] = not it.data["settings"][key]
