@@ -37,7 +37,7 @@ from phonebuddy.phoneworld.apps.files.tasks_common import (
     SENDERS,
     new_name,
 )
-from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO
+from phonebuddy.phoneworld.apps.gallery.steps import SHARE_TO
 from phonebuddy.phoneworld.apps.mail.steps import MAILS as MAIL_LIST
 from phonebuddy.phoneworld.apps.mail.steps import PEOPLE, add_mail, check_sent_mail, open_mail
 from phonebuddy.phoneworld.apps.messages.tasks import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO
+from phonebuddy.phoneworld.apps.gallery.steps import SHARE_TO
 from phonebuddy.phoneworld.apps.health.app import (
     HEALTH,
     KIND_TABS,

@@ -45,6 +45,12 @@ def shown_name(friend: Any) -> str:
     return str(friend["remark"] or friend["nickname"])
 
 
+def friend_fields(friend: Any) -> Params:
+    """A friend as the messenger's templates name them: `friend` (the id) and `name` (as a
+    fresh phone shows them)."""
+    return {"friend": str(friend["id"]), "name": shown_name(friend)}
+
+
 def friend_by_id(world: World, friend_id: str) -> Any:
     return next(f for f in content(world)["friends"] if f["id"] == friend_id)
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.calendar.tasks import one_new_event
 from phonebuddy.phoneworld.apps.contacts.tasks import check_new_contact, open_contact
-from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO
+from phonebuddy.phoneworld.apps.gallery.steps import SHARE_TO
 from phonebuddy.phoneworld.apps.mail.steps import MAILS, check_sent_mail
 from phonebuddy.phoneworld.apps.messages.tasks import add_incoming, address_book, open_thread
 from phonebuddy.phoneworld.apps.recorder.base import RECORDER

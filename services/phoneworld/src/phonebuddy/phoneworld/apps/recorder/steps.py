@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from phonebuddy.phoneworld.apps.calendar.tasks import fill_event, open_calendar
-from phonebuddy.phoneworld.apps.gallery.tasks import SHARE_TO
+from phonebuddy.phoneworld.apps.gallery.steps import SHARE_TO
 from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
 from phonebuddy.phoneworld.apps.recorder.common import open_rec, rec_params
 from phonebuddy.phoneworld.tasks.base import Params

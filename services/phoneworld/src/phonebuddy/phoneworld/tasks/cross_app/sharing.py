@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.contacts.app import CONTACTS
 from phonebuddy.phoneworld.apps.gallery.base import GALLERY_PACKAGE
-from phonebuddy.phoneworld.apps.gallery.tasks import open_photo, photo_params
-from phonebuddy.phoneworld.apps.gallery.tasks import seeded_photos as gallery_photos
+from phonebuddy.phoneworld.apps.gallery.steps import open_photo, photo_params
+from phonebuddy.phoneworld.apps.gallery.steps import seeded_photos as gallery_photos
 from phonebuddy.phoneworld.apps.messenger.steps import MESSAGES, MESSENGER, open_private_chat
 from phonebuddy.phoneworld.apps.shop.content import default_options, sku_price
 from phonebuddy.phoneworld.apps.shop.steps import SHOP, open_result, open_shop, search_for
