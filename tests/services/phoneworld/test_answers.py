@@ -265,6 +265,34 @@ def test_half_hours_and_a_bare_number_in_the_question_s_unit() -> None:
     assert passes("到5号门要25分钟", Duration(25), "步行到5号门要多久？")
 
 
+@pytest.mark.parametrize(
+    "answer",
+    ["7分12秒", "7分钟12秒", "七分十二秒", "432秒", "432", "07:12", "7:12", "0:07:12", "7.2分钟",
+     "一共7分12秒", "7 min 12 s", "7 minutes and 12 seconds", "7m12s"],
+)  # fmt: skip
+def test_a_duration_to_the_second_passes_in_its_natural_forms(answer: str) -> None:
+    assert passes(answer, Duration(seconds=432))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["7分", "7分13秒", "7分钟", "12秒", "7分12秒或7分13秒", "432 433", "07:12，07:13", "7"],
+)  # fmt: skip
+def test_a_wrong_or_rounded_duration_or_a_list_of_them_fails_to_the_second(answer: str) -> None:
+    assert not passes(answer, Duration(seconds=432))
+
+
+def test_hours_count_in_a_duration_to_the_second_and_bare_numbers_take_the_unit_asked() -> None:
+    assert passes("1小时2分3秒", Duration(seconds=3723))
+    assert passes("1:02:03", Duration(seconds=3723))
+    assert passes("7.2", Duration(seconds=432, bare="minutes"))
+    assert not passes("7.2", Duration(seconds=432))
+    with pytest.raises(ValueError, match="not both"):
+        Duration(7, seconds=432)
+    with pytest.raises(ValueError, match="bare"):
+        Duration(seconds=432, bare="hours")
+
+
 def test_a_numeral_inside_a_name_is_no_number_of_its_own() -> None:
     expected = Together(Text(["百年孤独"], others=["三体"], what="book"), Number(5, unit="%"))
     assert passes("《百年孤独》多5%", expected)

@@ -139,6 +139,18 @@ def clock_forms(hour: int, minute: int) -> list[str]:
             f"It is at {twelve_hour(hour, minute).upper()}."]  # fmt: skip
 
 
+def duration_forms_to_the_second(total: int) -> list[str]:
+    minutes, seconds = divmod(total, 60)
+    forms = [f"{minutes}分{seconds}秒", f"{minutes}分钟{seconds}秒", f"共{minutes}分{seconds}秒",
+             f"{minutes:02d}:{seconds:02d}", f"{total}秒", f"{minutes} min {seconds} s",
+             f"{minutes} minutes and {seconds} seconds",
+             f"It is {minutes}m{seconds}s."]  # fmt: skip
+    if minutes < 100:
+        forms.append(f"{chinese(minutes)}分{chinese(seconds)}秒" if seconds else
+                     f"{chinese(minutes)}分钟")  # fmt: skip
+    return forms
+
+
 def duration_forms(minutes: int) -> list[str]:
     hours, rest = divmod(minutes, 60)
     forms = [f"{minutes}分钟", f"{minutes} minutes", f"要{minutes}分钟"]
@@ -195,6 +207,9 @@ def natural_answers(expected: Expectation) -> list[str]:
         case ClockTime():
             ((hour, minute),) = expected.accepted
             return clock_forms(hour, minute)
+        case Duration() if expected.to_the_second:
+            (seconds,) = expected.accepted
+            return duration_forms_to_the_second(int(seconds))  # type: ignore[call-overload]
         case Duration():
             (minutes,) = expected.accepted
             return duration_forms(int(minutes))  # type: ignore[call-overload]
@@ -258,6 +273,11 @@ def candidate_lists(expected: Expectation, screen: tuple[str, ...]) -> list[str]
             right = f"{hour:02d}:{minute:02d}"
             return [" ".join([*on_screen, right]), f"{right}、{(hour + 1) % 24:02d}:{minute:02d}",
                     " ".join(f"{h}点" for h in range(24))]  # fmt: skip
+        case Duration() if expected.to_the_second:
+            minutes, seconds = divmod(int(*expected.accepted), 60)  # type: ignore[call-overload]
+            return [f"{minutes}分{seconds}秒、{minutes}分{(seconds + 1) % 60}秒",
+                    f"{minutes:02d}:{seconds:02d} 或 {minutes + 1:02d}:{seconds:02d}",
+                    " ".join(map(str, range(301)))]  # fmt: skip
         case Duration():
             minutes = int(*expected.accepted)  # type: ignore[call-overload]
             return [f"{minutes}分钟、{minutes + 5}分钟", f"{minutes}分钟 或 {minutes + 60}分钟",

@@ -24,7 +24,7 @@ _CN_RUN = "[零〇一二两三四五六七八九十百千万]+"
 # A Chinese numeral is a number when it follows one of these (or starts the answer, or follows
 # a blank, punctuation or ASCII) ...
 _LEAD = set("共有是为约了花付交要差快慢晚早余剩温度高低达到至过用计值价费额钱格概月点时年号块元角毛"
-            "午上晨里下天")  # fmt: skip
+            "分钟午上晨里下天")  # fmt: skip
 # ... and ends the answer or comes before a blank, punctuation, ASCII or a measure word.
 _MEASURES = ("个", "条", "位", "人", "名", "通", "次", "封", "张", "首", "小时", "钟头", "分钟",
              "元", "块", "角", "毛", "分", "度", "点", "时", "号", "日", "月", "年", "秒", "岁",
@@ -148,6 +148,10 @@ class Said:
     @cached_property
     def durations(self) -> list[Mention]:
         return _durations(self)
+
+    @cached_property
+    def durations_to_the_second(self) -> list[Mention]:
+        return _durations_to_the_second(self)
 
 
 _SPELLED_DATE = re.compile(r"[年月日号a-z]")
@@ -296,6 +300,33 @@ def _durations(said: Said) -> list[Mention]:
         else:
             minutes = int(match["clock_h"]) * 60 + int(match["clock_m"])
         found.append(Mention(round(minutes, 2), said.span_of(*match.span())))
+    return found
+
+
+_S = r"(?:秒钟|秒|seconds?|secs?|s)(?![a-z])"
+_AND = r"(?:(?:and|又|零)\s*)?"
+_TO_THE_SECOND = re.compile(
+    rf"(?<![\d.:])(?:(?P<hours>\d+(?:\.\d+)?)\s*个?\s*{_H}\s*{_AND})?"
+    rf"(?:(?P<minutes>\d+(?:\.\d+)?)\s*{_M}\s*{_AND})?"
+    rf"(?:(?P<seconds>\d+)\s*{_S})?"
+    r"|(?<![\d.:])(?:(?P<clock_h>\d{1,2}):)?(?P<clock_m>\d{1,3}):(?P<clock_s>[0-5]\d)(?![\d:])"
+)
+
+
+def _durations_to_the_second(said: Said) -> list[Mention]:
+    """Lengths of time in seconds: '7分12秒', '1小时2分3秒', '432秒', '7 min 12 s', and a clock's
+    '07:12' or '1:02:03' read as (hours:)minutes:seconds, as a player or recorder shows them."""
+    found = []
+    for match in _TO_THE_SECOND.finditer(said.numeric):
+        if match["clock_m"] is not None:
+            parts = (match["clock_h"], match["clock_m"], match["clock_s"])
+        elif any(match[g] is not None for g in ("hours", "minutes", "seconds")):
+            parts = (match["hours"], match["minutes"], match["seconds"])
+        else:
+            continue
+        hours, minutes, seconds = (float(part or 0) for part in parts)
+        total = round(hours * 3600 + minutes * 60 + seconds, 2)
+        found.append(Mention(total, said.span_of(*match.span())))
     return found
 
 

@@ -194,20 +194,34 @@ class Number(Values):
 class Duration(Values):
     """A length of time, in minutes: '7小时55分', '475分钟', '1个半小时', '2 hours 5 minutes',
     '7:55'. A bare number is read in `bare` ("minutes" or "hours"): '475' for a question asked
-    in minutes."""
+    in minutes.
+
+    `Duration(seconds=432)` is a length to the second: '7分12秒', '432秒', '7 min 12 s', and
+    '07:12' read as minutes:seconds, the way a recorder or a player shows it; a bare number is
+    read in `bare` ("seconds" or "minutes")."""
 
     what = "duration"
+    _BARE_SCALE = {"hours": 60, "minutes": 1}
+    _BARE_SCALE_TO_THE_SECOND = {"minutes": 60, "seconds": 1}
 
-    def __init__(self, minutes: float, *, bare: str = "minutes") -> None:
-        if bare not in ("minutes", "hours"):
-            raise ValueError(f"bare must be 'minutes' or 'hours', not {bare!r}")
+    def __init__(
+        self, minutes: float | None = None, *, seconds: int | None = None, bare: str = ""
+    ) -> None:
+        if (minutes is None) == (seconds is None):
+            raise ValueError("give a duration in minutes or in seconds, not both")
+        self.to_the_second = seconds is not None
+        scales = self._BARE_SCALE_TO_THE_SECOND if self.to_the_second else self._BARE_SCALE
+        bare = bare or ("seconds" if self.to_the_second else "minutes")
+        if bare not in scales:
+            raise ValueError(f"bare must be one of {sorted(scales)}, not {bare!r}")
         self.bare = bare
-        super().__init__([round(minutes, 2)])
+        super().__init__([int(seconds) if seconds is not None else round(minutes, 2)])  # type: ignore[arg-type]
 
     def mentions(self, said: Said) -> list[Mention]:
-        timed = said.durations
+        timed = said.durations_to_the_second if self.to_the_second else said.durations
         spans = [m.span for m in timed]
-        scale = 60 if self.bare == "hours" else 1
+        scale = (self._BARE_SCALE_TO_THE_SECOND if self.to_the_second
+                 else self._BARE_SCALE)[self.bare]  # fmt: skip
         bare = [
             Mention(round(float(m.value) * scale, 2), m.span)  # type: ignore[arg-type]
             for m in said.numbers
@@ -217,6 +231,9 @@ class Duration(Values):
         return [*timed, *bare]
 
     def show(self, value: Hashable) -> str:
+        if self.to_the_second:
+            minutes, seconds = divmod(float(value), 60)  # type: ignore[arg-type]
+            return f"{int(minutes)}分{seconds:g}秒" if minutes else f"{seconds:g}秒"
         hours, minutes = divmod(float(value), 60)  # type: ignore[arg-type]
         if not hours:
             return f"{minutes:g}分钟"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from phonebuddy.phoneworld.apps.recorder.common import (
     MEMO_NAMES,
@@ -253,6 +253,17 @@ class FolderTotal(RecorderTemplate):
         yield Answer(text=f"{round(total / 60)}分钟")
 
 
+def read_two_lengths(ui: OracleUI, params: Params) -> Generator[Action, None, list[int]]:
+    """Open the recordings `first` and `second` in turn; their lengths in seconds."""
+    yield ui.open("录音机")
+    lengths = []
+    for rec_id, name in zip(params["ids"], (params["first"], params["second"]), strict=True):
+        yield from find_rec(ui, name, rec_id)
+        lengths.append(seconds_of(ui.text_of("info").split()[1].split("｜")[0]))
+        yield ui.back()
+    return lengths
+
+
 class LongerOfTwo(RecorderTemplate):
     """Comparison: which of two recordings is longer."""
 
@@ -287,13 +298,45 @@ class LongerOfTwo(RecorderTemplate):
         return f"{params['first']}和{params['second']}一样长"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield ui.open("录音机")
-        lengths = []
-        for rec_id, name in zip(params["ids"], (params["first"], params["second"]), strict=True):
-            yield from find_rec(ui, name, rec_id)
-            lengths.append(seconds_of(ui.text_of("info").split()[1].split("｜")[0]))
-            yield ui.back()
+        lengths = yield from read_two_lengths(ui, params)
         yield Answer(text=params["first"] if lengths[0] > lengths[1] else params["second"])
+
+
+class PairLength(RecorderTemplate):
+    """Aggregation to the second: two recordings' lengths added up ('7分12秒', '07:12')."""
+
+    id = "recorder.pair_length"
+    difficulty = 9
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        a, b = pick(rng, [r for r in live(world) if plain_name(r)], 2)
+        return {"first": a["name"], "second": b["name"], "ids": [a["id"], b["id"]],
+                "seconds": a["duration"] + b["duration"]}  # fmt: skip
+
+    def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        a, b = params["first"], params["second"]
+        return phrased(
+            zh=[f"录音“{a}”和“{b}”加起来一共多长？精确到秒",
+                f"把“{a}”和“{b}”两段录音的时长加起来，告诉我总共几分几秒",
+                f"“{a}”加上“{b}”，这两条录音总时长是多少（到秒）？"],
+            en=[f"How long are the recordings '{a}' and '{b}' together? Give it to the second",
+                f"Add up the lengths of the recordings '{a}' and '{b}': how many minutes and "
+                "seconds is that?",
+                f"What is the total length, to the second, of '{a}' plus '{b}'?"],
+        )  # fmt: skip
+
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        return Duration(seconds=sum(diff.value_before(path(i))["duration"] for i in params["ids"]))
+
+    def wrong_answer(self, params: Params) -> str:
+        minutes, seconds = divmod(params["seconds"] + 1, 60)
+        return f"{minutes}分{seconds}秒"
+
+    def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
+        lengths = yield from read_two_lengths(ui, params)
+        minutes, seconds = divmod(sum(lengths), 60)
+        yield Answer(text=f"{minutes}分{seconds}秒")
 
 
 class CountOnDay(RecorderTemplate):
@@ -350,6 +393,7 @@ TEMPLATES: tuple[TaskTemplate, ...] = (
     MoveSeveral(),
     FolderTotal(),
     LongerOfTwo(),
+    PairLength(),
     CountOnDay(),
     PhoneToContact(),
     TimeToCalendar(),
