@@ -6,13 +6,13 @@ import datetime as dt
 import functools
 import hashlib
 import marshal
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from phonebuddy.phoneworld.clock import EPOCH_START, SECONDS_PER_ACTION
 from phonebuddy.phoneworld.interaction import Interaction, NoOp
 from phonebuddy.phoneworld.state import AppData, Doc, clone, plain
 from phonebuddy.phoneworld.system import friction, shell
+from phonebuddy.phoneworld.text_input import ActResult, TextInput
 from phonebuddy.phoneworld.ui.render import encode, render
 from phonebuddy.phoneworld.ui.tree import to_ui_node
 from phonebuddy.phoneworld.ui.widgets import Node
@@ -37,7 +37,6 @@ from phonebuddy.protocol import (
     Type,
     UINode,
     Wait,
-    text_entry,
     to_pixels,
 )
 
@@ -46,17 +45,11 @@ DEFAULT_SCREEN = ScreenSize(width=1080, height=2400)
 ImageFormat = Literal["jpeg", "png"]
 
 
-@dataclass(frozen=True, slots=True)
-class ActResult:
-    effect: Literal["applied", "no_op", "final"]
-    note: str = ""
-
-
 def _key_name(text: str) -> str:
     return text.upper().removeprefix("KEYCODE_")
 
 
-class Device:
+class Device(TextInput):
     """One phone. `act()` changes it, `observe()` shows it; both are deterministic."""
 
     def __init__(
@@ -434,77 +427,6 @@ class Device:
             return self.state["ui"]["launcher"].setdefault("scroll", {})
         return self.top_entry(package).setdefault("scroll", {})
 
-    def _focused(self) -> tuple[Doc, str]:
-        focus = self.state["ui"]["focus"]
-        if focus is None or focus["package"] != self.foreground or self.foreground is None:
-            raise NoOp("no text field has focus")
-        return self.top_entry(self.foreground), focus["field"]
-
-    def type_text(self, text: str) -> ActResult:
-        """Type as a phone keyboard does (`phonebuddy.protocol.text_entry`): a line break is the
-        Enter key, control characters type nothing. Keys after Enter go to whatever field has
-        focus then; with none, they are lost."""
-        self._focused()  # no field, no typing
-        strokes = text_entry.keystrokes(text)
-        if not strokes:
-            raise NoOp("nothing to type: the text holds only control characters")
-        applied: list[str] = []
-        missed: list[str] = []
-        for stroke in strokes:
-            try:
-                if stroke == text_entry.ENTER:
-                    applied.append(self._enter_while_typing().note)
-                else:
-                    applied.append(self._insert(stroke).note)
-            except NoOp as no_op:
-                missed.append(no_op.reason)
-            self._changed()  # the next key sees the screen this one left
-        if not applied:
-            raise NoOp(missed[0])
-        return ActResult("applied", "; ".join(dict.fromkeys(applied + missed)))
-
-    def _insert(self, text: str) -> ActResult:
-        entry, field_name = self._focused()
-        entry["fields"][field_name] = str(entry["fields"].get(field_name, "")) + text
-        return ActResult("applied", f"typed into {field_name}")
-
-    def _enter_while_typing(self) -> ActResult:
-        """Enter inside typed text: a key press of its own, so a no-op rolls its handler back."""
-        saved = self._checkpoint()
-        try:
-            return self.press_enter()
-        except NoOp:
-            self._roll_back(saved)
-            raise
-
-    def press_enter(self) -> ActResult:
-        """The Enter key: a new line in a multi-line field, the action (submit) of a single-line
-        one, as in Android's EditText."""
-        if self._focused_is_multiline():
-            return self._insert(text_entry.ENTER)
-        return self.submit_focused()
-
-    def clear_focused(self) -> ActResult:
-        """Select all and delete: the focused field becomes empty."""
-        entry, field_name = self._focused()
-        if not entry["fields"].get(field_name):
-            raise NoOp(f"{field_name} is already empty")
-        entry["fields"][field_name] = ""
-        return ActResult("applied", f"cleared {field_name}")
-
-    def paste(self, text: str) -> ActResult:
-        """Paste `text` whole into the focused field (no Enter presses): a single-line field
-        gets its line breaks as spaces."""
-        pasted = text_entry.normalize(text)
-        if not self._focused_is_multiline():
-            pasted = pasted.replace(text_entry.ENTER, " ")
-        if not pasted:
-            raise NoOp("nothing to paste")
-        return self._insert(pasted)
-
-    def _focused_is_multiline(self) -> bool:
-        return any(n.focused and n.multiline for n in self.layout().walk())
-
     def _key(self, name: str) -> ActResult:
         if name in ("DEL", "BACKSPACE", "DELETE"):
             return self.delete_char()
@@ -518,21 +440,6 @@ class Device:
         if mapped is None:
             raise NoOp(f"key {name} does nothing here")
         return self._system_button(SystemButtonName(mapped))
-
-    def delete_char(self) -> ActResult:
-        entry, field_name = self._focused()
-        value = str(entry["fields"].get(field_name, ""))
-        if not value:
-            raise NoOp(f"{field_name} is already empty")
-        entry["fields"][field_name] = value[:-1]
-        return ActResult("applied", "deleted a character")
-
-    def submit_focused(self) -> ActResult:
-        focused = next((n for n in self.layout().walk() if n.focused), None)
-        if focused is None or focused.on_submit is None:
-            raise NoOp("Enter: no focused field to submit")
-        focused.on_submit(self._interaction())
-        return ActResult("applied", "submitted")
 
     def _system_button(self, button: SystemButtonName) -> ActResult:
         ui = self.state["ui"]
