@@ -1,5 +1,6 @@
-"""PhoneWorld speed and memory: act, observe (changed / unchanged screen), reset, fork, and
-memory per idle device over 200 devices. Prints one JSON document."""
+"""PhoneWorld speed and memory: act, observe (changed / unchanged screen), reset, a task's start,
+fork (at a task's start, and with every app's data built), and memory per idle device over 200
+devices. Prints one JSON document."""
 
 import json
 

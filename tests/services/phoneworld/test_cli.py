@@ -91,9 +91,11 @@ def test_bench_prints_every_measurement() -> None:
     assert code == 0
     report = json.loads(output)
     for key in ("act_without_observation", "observe_changed_screen", "observe_unchanged_screen",
-                "reset", "fork"):  # fmt: skip
+                "reset", "start_task", "fork", "restore", "fork_every_app_built"):  # fmt: skip
         assert report[key]["p50_ms"] >= 0
+        assert report[key]["n"] > 0
     assert report["memory_per_idle_device_mb"] > 0
+    assert 0 <= report["apps_built_at_task_start"] <= report["apps"]
 
 
 def test_serve_without_nats_answers_health_and_stops_on_sigterm() -> None:

@@ -109,6 +109,10 @@ def run(*, devices: int = 200, repeat: int = 200) -> dict[str, Any]:
     fork = _timed(lambda: device.fork("twin"), repeat)
     restore = _timed(lambda: device.restore(snapshot), repeat)
     apps_built = len(device.state["apps"].built())
+    # the worst case: a device on which every app has been read
+    for _ in device.state["apps"].values():
+        pass
+    fork_all = _timed(lambda: device.fork("twin"), repeat)
 
     # memory per idle device, shared content excluded (it is built before measuring)
     gc.collect()
@@ -138,6 +142,7 @@ def run(*, devices: int = 200, repeat: int = 200) -> dict[str, Any]:
         "apps_built_at_task_start": apps_built,
         "fork": _percentiles(fork),
         "restore": _percentiles(restore),
+        "fork_every_app_built": _percentiles(fork_all),
         "memory_per_idle_device_mb": round(per_device_mb, 3),
         "devices_measured": devices,
         "jpeg_bytes_last_frame": frame.ref.size_bytes,
