@@ -59,6 +59,10 @@ class AppData(dict):  # type: ignore[type-arg]
     def same_origin(self, other: object) -> bool:
         return isinstance(other, AppData) and other.origin == self.origin
 
+    def read_in_either(self, other: AppData) -> set[str]:
+        """The apps read in this or `other` (of the same origin): the only ones that can differ."""
+        return dict.keys(self) | dict.keys(other)
+
     def copy(self) -> AppData:
         """A deep copy of the apps read so far; the rest stay unbuilt."""
         return AppData(self._build, self._packages, self.origin,
@@ -92,8 +96,7 @@ class AppData(dict):  # type: ignore[type-arg]
     def __eq__(self, other: object) -> bool:
         if self.same_origin(other):
             assert isinstance(other, AppData)
-            touched = dict.keys(self) | dict.keys(other)
-            return all(self[package] == other[package] for package in touched)
+            return all(self[p] == other[p] for p in self.read_in_either(other))
         if isinstance(other, dict):
             return dict(self.items()) == dict(other.items())
         return NotImplemented

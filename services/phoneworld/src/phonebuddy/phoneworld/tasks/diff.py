@@ -72,8 +72,7 @@ def diff_states(before: Doc, after: Doc) -> list[Change]:
     _diff(before["os"], after["os"], "os", changes)
     apps_before, apps_after = before["apps"], after["apps"]
     if isinstance(apps_before, AppData) and apps_before.same_origin(apps_after):
-        # An app neither side has read is pristine in both: only the others can differ.
-        for package in apps_before.built().keys() | apps_after.built().keys():
+        for package in apps_before.read_in_either(apps_after):
             _diff(apps_before[package], apps_after[package], f"apps/{package}", changes)
     else:
         _diff(apps_before, apps_after, "apps", changes)
