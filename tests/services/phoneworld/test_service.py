@@ -15,8 +15,9 @@ from phonebuddy.phoneworld.service.app import create_app
 from phonebuddy.phoneworld.service.settings import WorldSettings
 from phonebuddy.phoneworld.tasks.registry import get_template
 from phonebuddy.phoneworld.tasks.runner import instantiate, run_oracle, start
+from phonebuddy.phoneworld.tasks.suites import task_specs
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, ErrorCode, Source, TaskSpec
+from phonebuddy.protocol import TEST_SEEDS, Action, ErrorCode, Instruction, Source, Split, TaskSpec
 from phonebuddy.protocol import env as m
 from phonebuddy.protocol.subjects import EnvVerb, env_lease_subject, env_verb_subject
 from phonebuddy.testing import NatsServer, serve_asgi
@@ -195,3 +196,32 @@ async def test_health_endpoints(world_service: Running) -> None:
     assert ready.status_code == 200
     assert ready.json()["checks"] == {"nats": True}
     assert devices["devices"] == 3
+
+
+async def test_reset_refuses_a_spec_that_relabels_its_split_or_rewrites_its_instruction(
+    world_service: Running, world: World
+) -> None:
+    """PhoneWorld derives the split and the wording from (template, seed): a held-out task
+    labelled `train`, or a task whose instruction says something else than what is verified,
+    is refused before the device is touched; the genuine spec still resets."""
+    lease = await world_service.lease()
+    (held_out,) = task_specs(world, [get_template("settings.night_mode")], [TEST_SEEDS[0] + 3])
+    assert held_out.split is Split.TEST
+    relabelled = held_out.model_copy(update={"split": Split.TRAIN})
+    rewritten = held_out.model_copy(
+        update={"instruction": Instruction(zh="打开蓝牙", en="Turn Bluetooth on")}
+    )
+    other_apps = held_out.model_copy(update={"apps": ("com.pw.notes",)})
+    for forged, field in ((relabelled, "split"), (rewritten, "instruction"), (other_apps, "apps")):
+        with pytest.raises(RemoteError) as raised:
+            await world_service.bus.request(
+                world_service.subject(EnvVerb.RESET),
+                m.ResetRequest(lease_id=lease.lease_id, task=forged), m.ObserveReply,
+            )  # fmt: skip
+        assert raised.value.code == ErrorCode.INVALID_REQUEST
+        assert field in str(raised.value)
+    reply = await world_service.bus.request(
+        world_service.subject(EnvVerb.RESET),
+        m.ResetRequest(lease_id=lease.lease_id, task=held_out), m.ObserveReply,
+    )  # fmt: skip
+    assert reply.frame is not None  # the genuine spec resets the device

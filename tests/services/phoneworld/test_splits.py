@@ -21,6 +21,7 @@ from phonebuddy.phoneworld.tasks.splits import (
 from phonebuddy.phoneworld.tasks.suites import Suite, get_suite, suite_names, task_specs
 from phonebuddy.phoneworld.world import default_world
 from phonebuddy.protocol import (
+    HELD_OUT,
     TEST_SEEDS,
     TRAIN_SEEDS,
     Category,
@@ -63,10 +64,17 @@ def test_no_test_suite_task_occurs_in_a_train_suite() -> None:
 
 
 def test_held_out_templates_and_apps_are_declared_and_cover_every_category() -> None:
-    for template_id in HELD_OUT_TEMPLATES:
+    for template_id in HELD_OUT:
         get_template(template_id)  # a typo would hold out nothing
     touching = {t.id for t in all_templates() if HELD_OUT_APPS & set(t.apps)}
     assert touching
+    # the protocol's table (what training jobs read) lists every template touching a held-out
+    # app as such: a new one must be added there, or training would take it for a train task
+    declared = {template_id for template_id, why in HELD_OUT.items() if why == "app"}
+    assert declared == touching, (
+        f"add to phonebuddy.protocol.held_out: {sorted(touching - declared)}; "
+        f"remove: {sorted(declared - touching)}"
+    )
     assert touching == {t.id for t in get_suite("test_apps").templates}
     assert {t.id for t in get_suite("test_templates").templates} == HELD_OUT_TEMPLATES - touching
     assert {t.category for t in get_suite("test_templates").templates} == set(Category)

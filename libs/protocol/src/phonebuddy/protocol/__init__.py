@@ -38,6 +38,7 @@ from phonebuddy.protocol.episodes import (
 )
 from phonebuddy.protocol.errors import ErrorCode, ErrorReply
 from phonebuddy.protocol.geometry import NORMALIZED_MAX, Point, ScreenSize, from_pixels, to_pixels
+from phonebuddy.protocol.held_out import HELD_OUT, HELD_OUT_APPS, declared_split
 from phonebuddy.protocol.judging import JudgeReply, JudgeRequest
 from phonebuddy.protocol.observation import Bounds, Frame, FrameRef, Observation, ToolSpec, UINode
 from phonebuddy.protocol.rollout import (
@@ -77,6 +78,8 @@ __all__ = [
     "ACTION_NAMES",
     "EVAL_STEP_BUDGET",
     "FINAL_ACTIONS",
+    "HELD_OUT",
+    "HELD_OUT_APPS",
     "LANGUAGE_KEY",
     "NORMALIZED_MAX",
     "SEED_KEY",
@@ -139,6 +142,7 @@ __all__ = [
     "Verdict",
     "Wait",
     "action_adapter",
+    "declared_split",
     "from_pixels",
     "parse_action",
     "parse_tool_call",

@@ -7,19 +7,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from phonebuddy.protocol import TEST_SEEDS, Split, seed_split
+from phonebuddy.protocol import TEST_SEEDS, Split, declared_split
 
 
 class SplitTagged(Protocol):
-    """A task or a stored step: its template, seed and the split PhoneWorld stamped (None for
-    data stored before PhoneWorld stamped splits, or a seed such exports did not record)."""
+    """A task or a stored step: its template and seed (None in exports written before seeds
+    were recorded). Whatever `split` label it carries is not read: anyone can write one."""
 
     @property
     def template_id(self) -> str: ...
     @property
     def seed(self) -> int | None: ...
-    @property
-    def split(self) -> str | None: ...
 
 
 class TestSplitError(ValueError):
@@ -35,11 +33,10 @@ def overlaps_test_seeds(seeds: tuple[int, int]) -> bool:
 
 
 def is_test_task(task: SplitTagged) -> bool:
-    """A task PhoneWorld put on the test side, or (for data stored before PhoneWorld stamped
-    splits) one at a test seed."""
-    if task.split is not None:
-        return task.split == Split.TEST
-    return task.seed is not None and seed_split(task.seed) is Split.TEST
+    """A task on PhoneWorld's test side by its declaration: a held-out template (at any seed) or
+    a test seed. Decided from (template, seed) alone, so a held-out task labelled `train` is
+    still a test task."""
+    return declared_split(task.template_id, task.seed) is Split.TEST
 
 
 def check_train_seeds(seeds: tuple[int, int], *, setting: str) -> None:

@@ -17,6 +17,11 @@ from phonebuddy.phoneworld.tasks.runner import TaskInstance, evaluate, instantia
 from phonebuddy.protocol import ErrorCode, ScreenSize, Source
 from phonebuddy.protocol import env as messages
 
+# What PhoneWorld derives itself from (template, seed, language) and a client's spec must repeat:
+# a spec that says otherwise would tell the policy one task and verify another, or relabel a
+# held-out task as a train one.
+_DERIVED = ("instruction", "category", "apps", "split")
+
 
 def _task_instance(pool: DevicePool, request: messages.ResetRequest) -> TaskInstance:
     spec = request.task
@@ -25,11 +30,15 @@ def _task_instance(pool: DevicePool, request: messages.ResetRequest) -> TaskInst
     except UnknownTaskError as exc:
         raise ServiceError(ErrorCode.UNKNOWN_TASK, str(exc)) from None
     sampled = instantiate(template, pool.world, spec.seed, language=spec.language)
+    wrong = [name for name in _DERIVED if getattr(spec, name) != getattr(sampled.spec, name)]
     if spec.params and spec.params != sampled.params:
+        wrong.insert(0, "params")
+    if wrong:
         raise ServiceError(
             ErrorCode.INVALID_REQUEST,
-            f"params of {spec.template_id} seed {spec.seed} differ from the template's own "
-            "sample for that seed; send the TaskSpec that `phonebuddy world tasks` made",
+            f"{', '.join(wrong)} of {spec.template_id} seed {spec.seed} differ from what "
+            "PhoneWorld derives for that template and seed; send the TaskSpec that `phonebuddy "
+            "world tasks` (or the broker's suite query) made",
         )
     return sampled
 

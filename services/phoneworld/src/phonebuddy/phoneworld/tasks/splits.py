@@ -15,37 +15,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from phonebuddy.protocol import Split, seed_split
+from phonebuddy.protocol import HELD_OUT, HELD_OUT_APPS, Split, declared_split
 
 if TYPE_CHECKING:
     from phonebuddy.phoneworld.tasks.base import TaskTemplate
 
-HELD_OUT_APPS: frozenset[str] = frozenset({"com.pw.music", "com.pw.ride"})
-
-# One or two per trained app, across the three categories and question-answer tasks.
+# The declaration itself lives in `phonebuddy.protocol.held_out`, where the training jobs read it.
 HELD_OUT_TEMPLATES: frozenset[str] = frozenset(
-    {
-        "contacts.edit_phone",
-        "phone.missed_today",
-        "messages.send_to_number",
-        "messenger.like_moment",
-        "settings.night_mode",
-        "clock.alarm_reschedule",
-        "calendar.delete_event",
-        "mail.ask_train",
-        "gallery.rename_file",
-        "shop.change_quantity",
-        "wallet.last_transfer",
-        "food.cancel_unpaid",
-        "travel.add_passenger",
-        "weather.switch_unit",
-        "mail.note_to_mail",
-        "gallery.mail_photo",
-        "shop.buy_note_list",
-        "messenger.parcel_from_note",
-        "mini.movies.from_card",
-        "mini.parcels.pickup_code",
-    }
+    t for t, why in HELD_OUT.items() if why == "template"
 )
 
 __all__ = [
@@ -58,16 +35,10 @@ __all__ = [
 
 def held_out_reason(template: TaskTemplate) -> str | None:
     """Why a template is on the test side at every seed ('app' or 'template'), else None."""
-    if HELD_OUT_APPS.intersection(template.apps):
-        return "app"
-    if template.id in HELD_OUT_TEMPLATES:
-        return "template"
-    return None
+    return HELD_OUT.get(template.id)
 
 
 def split_of(template: TaskTemplate, seed: int) -> Split | None:
     """The side of the split (template, seed) is on; None for a seed beyond both ranges, which
     neither a training job nor evaluation samples."""
-    if held_out_reason(template) is not None:
-        return Split.TEST
-    return seed_split(seed)
+    return declared_split(template.id, seed)
