@@ -40,18 +40,22 @@ def passes(answer: str | None, expected: Expectation, *question: str) -> bool:
      "5 notes", "five", "答案是5。"],
 )  # fmt: skip
 def test_a_count_in_its_natural_forms_passes(answer: str) -> None:
-    assert passes(answer, Number(5, unit="条"))
+    assert passes(answer, Number(5, unit="条"), "我有几条备忘录？", "How many notes do I have?")
 
 
 def test_counts_with_other_measure_words_pass() -> None:
     for answer, count in [("还剩三十四集", 34), ("读了三本", 3), ("看过两部", 2), ("有五页", 5),
                           ("三篇笔记", 3), ("还有四站", 4), ("二十五枚", 25)]:  # fmt: skip
-        assert passes(answer, Number(count)), answer
+        assert passes(
+            answer, Number(count), "还剩几集？读了几本？看过几部？有几页？几篇？还有几站？几枚？"
+        )
+        assert not passes(answer, Number(count), "有多少条？"), answer
 
 
 def test_units_written_right_after_a_number() -> None:
     for answer in ("4.3kWh", "4.3 kWh", "4.3度", "用了4.3kwh"):
-        assert passes(answer, Number(4.3)), answer
+        assert passes(answer, Number(4.3), "用了多少度电？"), answer
+        assert passes(answer, Number(4.3, unit="度")), answer
 
 
 @pytest.mark.parametrize(
@@ -83,7 +87,54 @@ def test_numerals_inside_words_are_not_numbers(world: World) -> None:
      ("两个半小时", Number(2.5)), ("2.5小时", Number(2.5)), ("2小时30分", Number(2.5))],
 )  # fmt: skip
 def test_quantities_with_units_and_signs(answer: str, expected: Number) -> None:
-    assert passes(answer, expected)
+    # a unit is right where the question asks in it (any of its wordings, zh or en)
+    question = ("最低气温多少度？亮度是多少（%）？", "How many GB are free? How many hours behind?")
+    assert passes(answer, expected, *question)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "question"),
+    [("5分钟", Number(5, unit="小时"), "两个时区相差几小时？"),
+     ("5公里", Number(5), "有几条备忘录？"),
+     ("5元", Number(5), "有几条备忘录？"), ("¥5", Number(5), "How many notes?"),
+     ("配送¥5", Number(5), "有几条备忘录？"), ("东北风 5级", Number(5), "有几条备忘录？"),
+     ("8. 火锅", Number(8), "收藏了几家店？"), ("Folder · 3 items", Number(3), "How many editors?"),
+     ("5小时", Money(5), "要付多少钱？"), ("5公里", Duration(5), "要多少分钟？"),
+     ("50%", Number(50), "How many notes?")],
+)  # fmt: skip
+def test_a_number_in_a_unit_the_question_does_not_ask_in_fails(
+    answer: str, expected: Expectation, question: str
+) -> None:
+    assert not passes(answer, expected, question)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["答案不是5，是别的", "不是5", "not 5", "It is not 5.", "绝对不是5条", "5？不对", "5 is wrong",
+     "不到5条", "不止5条", "5条以上", "more than 5", "at least 5", "5左右", "5 or more",
+     "并非5", "isn't 5"],
+)  # fmt: skip
+def test_an_answer_that_denies_or_only_bounds_the_value_fails(answer: str) -> None:
+    assert passes("5条", Number(5), "有几条备忘录？")
+    assert not passes(answer, Number(5), "有几条备忘录？", "How many notes?")
+
+
+def test_a_denied_name_fails_and_yes_no_answers_keep_their_negations() -> None:
+    name = Text(["张伟"], others=["李娜"])
+    assert passes("是张伟", name)
+    assert not passes("不是张伟", name)
+    assert not passes("not 张伟", name)
+    assert passes("不会下雨", YesNo(False))
+    assert not passes("不会下雨", YesNo(True))
+
+
+def test_a_count_does_not_echo_the_question_s_date() -> None:
+    """'3条 or 2条' for a question about March 2: the 2 is a second count, not the date echoed."""
+    question = ("我3月2日那天一共录了几条录音？", "How many recordings did I make on March 2?")
+    assert passes("3条", Number(3, unit="条"), *question)
+    assert passes("3月2日录了3条", Number(3, unit="条"), *question)
+    assert not passes("3条 or 2条", Number(3, unit="条"), *question)
+    assert not passes("2条或3条", Number(3, unit="条"), *question)
 
 
 def test_a_signed_quantity_keeps_its_sign() -> None:

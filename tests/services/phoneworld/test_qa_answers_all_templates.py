@@ -15,8 +15,10 @@ import pytest
 from phonebuddy.phoneworld.device import Device
 from phonebuddy.phoneworld.state import Doc
 from phonebuddy.phoneworld.tasks.answers import (
+    MONEY_UNITS,
     ClockTime,
     ClockTimes,
+    DataSize,
     Date,
     Duration,
     Expectation,
@@ -27,6 +29,7 @@ from phonebuddy.phoneworld.tasks.answers import (
     Together,
     Token,
     YesNo,
+    unit_family,
 )
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
@@ -39,6 +42,7 @@ from phonebuddy.phoneworld.tasks.runner import (
 )
 from phonebuddy.phoneworld.tasks.suites import suite_templates
 from phonebuddy.phoneworld.world import default_world
+from phonebuddy.protocol import Open
 
 SEEDS = (0, 1, 2, 3, 4)
 QA = tuple(t for t in suite_templates("all") if t.answers)  # held-out ones too
@@ -213,6 +217,10 @@ def natural_answers(expected: Expectation) -> list[str]:
         case Duration():
             (minutes,) = expected.accepted
             return duration_forms(int(minutes))  # type: ignore[call-overload]
+        case DataSize():
+            mb, gb = expected.by_unit["mb"], expected.by_unit["gb"]
+            return [f"{mb:g} MB", f"{mb:g}MB", f"共{mb:g} MB", f"占了{mb:g}M", f"{gb:g} GB",
+                    f"It takes {mb:g} MB."]  # fmt: skip
         case Money():
             return [f for value in expected.accepted for f in number_forms(value, "元", money=True)]
         case Number():
@@ -282,6 +290,10 @@ def candidate_lists(expected: Expectation, screen: tuple[str, ...]) -> list[str]
             minutes = int(*expected.accepted)  # type: ignore[call-overload]
             return [f"{minutes}分钟、{minutes + 5}分钟", f"{minutes}分钟 或 {minutes + 60}分钟",
                     " ".join(map(str, range(301)))]  # fmt: skip
+        case DataSize():
+            mb = expected.by_unit["mb"]
+            return [f"{mb - 1:g} MB、{mb:g} MB", f"{mb:g} MB 或 {mb + 10:g} MB",
+                    " ".join(f"{n} MB" for n in range(301))]  # fmt: skip
         case Number():
             (value, *_) = sorted(expected.accepted)
             shown = f"¥{value:.2f}" if isinstance(expected, Money) else f"{value:.12g}"
@@ -365,3 +377,109 @@ def test_idle_and_wrong_answers_fail(template: TaskTemplate, seed: int) -> None:
     done = solved(template.id, seed)
     for answer in (None, "", "   ", template.wrong_answer(done.params)):
         assert not done.passes(answer), answer
+
+
+# -- answers that hold the right value but do not state it -------------------------------------
+
+WRONG_UNITS = ("分钟", "公里", "元", "¥", "小时", "%", "级", " km", " kg", " GB", "秒", "度")
+
+
+def _numbers_of(expected: Expectation) -> list[float]:
+    match expected:
+        case Together(parts=parts):
+            return [v for part in parts for v in _numbers_of(part)]
+        case DataSize():
+            return []
+        case Number() | Duration():
+            return [float(v) for v in expected.accepted]  # type: ignore[arg-type]
+    return []
+
+
+def _asked_units(done: Solved) -> set[str]:
+    question = "".join(done.template.question_texts(done.params)).lower()
+    asked = set()
+    for unit in WRONG_UNITS:
+        family = unit_family(unit) | {unit.strip().lower()}
+        if any(form in question for form in family if len(form) > 1 or not form.isascii()):
+            asked.add(unit)
+    return asked
+
+
+@pytest.mark.parametrize(("template", "seed"), CASES[::5], ids=IDS[::5])
+def test_an_answer_that_denies_the_right_one_fails(template: TaskTemplate, seed: int) -> None:
+    """The negation agent: the right answer, denied or contradicted."""
+    done = solved(template.id, seed)
+    right = done.answer
+    assert right
+    assert done.passes(right)
+    denials = [f"答案不是{right}，是别的", f"不是{right}", f"{right}？不对", f"{right} is wrong",
+               f"It is not {right}, it is something else"]  # fmt: skip
+    accepted = [a for a in denials if done.passes(a)]
+    assert not accepted, (done.expected, accepted)
+
+
+@pytest.mark.parametrize(("template", "seed"), CASES[::5], ids=IDS[::5])
+def test_the_right_number_in_a_unit_the_question_does_not_ask_fails(
+    template: TaskTemplate, seed: int
+) -> None:
+    """The wrong-unit agent: each number of the answer in a unit that neither the expectation
+    nor the question names ('5分钟' for hours, '¥5' for a count)."""
+    done = solved(template.id, seed)
+    own = unit_family(getattr(done.expected, "unit", "")) | (
+        MONEY_UNITS if isinstance(done.expected, Money) else set()
+    )
+    units = [u for u in WRONG_UNITS if u.strip().lower() not in own]
+    units = [u for u in units if u not in _asked_units(done)]
+    if isinstance(done.expected, Duration):
+        units = [u for u in units if u not in ("分钟", "小时", "秒")]
+    wrong = [
+        f"¥{v:g}" if u == "¥" else f"{v:g}{u}" for v in _numbers_of(done.expected) for u in units
+    ]
+    accepted = [a for a in wrong if done.passes(a)]
+    assert not accepted, (done.expected, accepted)
+
+
+@functools.cache
+def _other_apps_texts() -> tuple[tuple[str, str], ...]:
+    """(package, text) of every labelled node on each app's first screen."""
+    world = default_world(0)
+    found = []
+    for app in world.apps:
+        device = Device(world, device_id="screens")
+        device.reset(0)
+        device.act(Open(text=app.label.zh))
+        for node in device.ui_tree().walk():
+            if node.text and not node.resource_id.startswith("com.android.systemui:"):
+                found.append((app.package, node.text))
+    return tuple(dict.fromkeys(found))
+
+
+@pytest.mark.parametrize(("template", "seed"), CASES[::5], ids=IDS[::5])
+def test_another_app_s_screen_text_holding_the_right_number_fails(
+    template: TaskTemplate, seed: int
+) -> None:
+    """The on-screen-string agent: texts shown by apps the task does not use ('配送¥5',
+    '东北风 5级', '8. 火锅', 'Folder · 3 items') that hold the right number as a number. A text
+    that is nothing but the number and a measure word ('5条') is a right answer wherever it is
+    shown, and so is one that states it in the unit asked ('5条未读' for a count of 条, '湿度 30%'
+    for a percentage, '14人想要' where the question asks 多少人): right answer forms wherever they
+    are shown."""
+    done = solved(template.id, seed)
+    numbers = {f"{v:g}" for v in _numbers_of(done.expected)}
+    unit = getattr(done.expected, "unit", "").strip()
+    question = "".join(template.question_texts(done.params))
+    strings = [
+        text
+        for package, text in _other_apps_texts()
+        if package not in template.apps
+        and any(re.search(rf"(?<![\d.]){re.escape(n)}(?![\d.])", text) for n in numbers)
+        and not re.fullmatch(r"\s*[共有约]?\s*[\d.]+\s*[个条位人名张首件份本篇部集章]?\s*", text)
+        and not (unit and any(f"{n}{unit}" in text.replace(" ", "") for n in numbers))
+        and not any(
+            re.search(rf"(?:几|多少){re.escape(m[1])}", question)
+            for n in numbers
+            for m in re.finditer(rf"(?<![\d.]){re.escape(n)}\s*([^\W\d_])", text)
+        )
+    ]
+    accepted = [a for a in strings if done.passes(a)]
+    assert not accepted, (done.expected, accepted)

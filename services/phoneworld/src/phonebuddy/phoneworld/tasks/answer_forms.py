@@ -83,11 +83,16 @@ class Said:
     `numeric` is `text` with Chinese numerals in number positions written in digits; `asked`
     the digit strings of the question, which an answer may echo ('沪A·D12345要交15元')."""
 
+    # An answer states the value and little else: units, denials and bounds around a number
+    # are read (`unit_of`, `negated`); text written for someone is read more loosely.
+    strict = True
+
     def __init__(self, answer: str, *, question: Iterable[str] = ()) -> None:
         self.text = _lower(unicodedata.normalize("NFKC", answer))
-        self.asked = frozenset(
-            n for text in question for n in _DIGITS.findall(unicodedata.normalize("NFKC", text))
-        )
+        asked = [_lower(unicodedata.normalize("NFKC", text)) for text in question]
+        self.asked = frozenset(n for text in asked for n in _DIGITS.findall(text))
+        self.question = "\n".join(re.sub(r"\s", "", text) for text in asked)
+        self.question_words = frozenset(w for text in asked for w in re.findall(r"[a-z]+", text))
         pieces: list[str] = []
         self._origin: list[Span] = []
         done = 0
@@ -118,9 +123,67 @@ class Said:
         return self._origin[start][0], self._origin[end - 1][1]
 
     def echoes(self, span: Span) -> bool:
-        """True if the digits in `span` all come from the question."""
+        """True if the digits in `span` all come from the question, and so does what is attached
+        to them ('512gb' of '512GB版'): '2条' does not echo a question about '3月2日'."""
         digits = _DIGITS.findall(self.text[span[0] : span[1]])
-        return bool(digits) and all(d in self.asked for d in digits)
+        if not digits or not all(d in self.asked for d in digits):
+            return False
+        start, end = span
+        if start > 0 and self.text[start - 1].isalnum():
+            start -= 1
+        if end < len(self.text) and self.text[end].isalnum():
+            end += 1
+        return re.sub(r"\s", "", self.text[start:end]) in self.question
+
+    def in_date(self, span: Span) -> bool:
+        """Whether `span` lies in a date ('4/13', '3月2日'): in an answer its numbers are the
+        date's, no quantity of their own."""
+        if not self.strict:
+            return False
+        return any(d.span[0] <= span[0] and span[1] <= d.span[1] for d in self.dates)
+
+    def unit_of(self, span: Span) -> str | None:
+        """What a number at `span` is written with: a currency before it ('¥', 'rmb'), or the
+        unit, measure word or word right after it ('条', '分钟', '%', 'items'); '.' for a list's
+        index ('8. 火锅'); None for a bare number."""
+        before = self.text[: span[0]].rstrip()
+        if before.endswith(("(", "（")) and before[:-1][-1:].isalnum():
+            return "()"  # a badge: '微信(2)'
+        if before.endswith(("¥", "￥")) or re.search(r"(?<![a-z])(?:rmb|cny)$", before):
+            return "¥"
+        if before.endswith(("$", "€", "£")) or re.search(r"(?<![a-z])usd$", before):
+            return "$"
+        after = self.text[span[1] :]
+        index = re.match(r"[.、)）]\s*(?=[^\W\d_])", after)
+        if index and (not before or before[-1] in "\n:：") and not re.match(r"\.\d", after):
+            return "."
+        after = after.lstrip()
+        if match := re.match(r"[a-z]+", after):
+            return match.group()
+        if after.startswith(("%", "％", "‰")):
+            return "%"
+        if match := re.match(r"(?:°|℃)\s*[cf]?", after):
+            return "°"
+        for unit in _LONG_UNITS:
+            if after.startswith(unit):
+                return unit
+        if after[:1] and after[0].isalpha() and not after[0].isascii():
+            return after[0]
+        return None
+
+    def negated(self, span: Span, *, quantity: bool = False) -> bool:
+        """Whether the value at `span` is denied ('不是5', 'not 5', '5？不对', '5 is wrong') or,
+        for a quantity, only bounded ('不到5', '不止5个', '5条以上', 'about 5')."""
+        before, after = self.text[: span[0]], self.text[span[1] :]
+        if _DENIED_BEFORE.search(before) or _DENIED_AFTER.match(after):
+            return True
+        return quantity and bool(_BOUNDED_BEFORE.search(before) or _BOUNDED_AFTER.match(after))
+
+    @cached_property
+    def denies(self) -> str | None:
+        """A phrase that says the answer is something other than what it states ('是别的')."""
+        match = _DENIAL.search(self.text)
+        return match.group() if match else None
 
     def stray_digits(self, spans: Iterable[Span]) -> list[str]:
         """The numbers outside `spans` that the question does not have."""
@@ -154,6 +217,37 @@ class Said:
         return _durations_to_the_second(self)
 
 
+# Units of more than one character, read whole after a number ('5分钟' is not '5分').
+_LONG_UNITS = ("个百分点", "百分点", "小时", "钟头", "分钟", "秒钟", "公里", "千米", "公斤", "千克",
+               "千瓦时", "个月", "星期", "周年", "平方米", "平米", "毫升", "毫安时")  # fmt: skip
+_DENY = (
+    r"不是|并非|并不是|不等于|不会是|不可能是|绝不是|肯定不是|没有"
+    r"|(?<![a-z])(?:not|isn'?t|aren'?t|wasn'?t|weren'?t|never|neither|nor|except"
+    r"|other\s+than)(?![a-z])"
+)
+_BOUND = (
+    r"不到|不止|不足|不超过|不少于|少于|多于|超过|大于|小于|至少|至多|(?<![预节合契])约|大概"
+    r"|差不多|将近|接近|(?<![a-z])(?:more\s+than|less\s+than|fewer\s+than|over|under|above"
+    r"|below|at\s+least|at\s+most|about|around|approximately|roughly|nearly|almost)(?![a-z])"
+)
+# a denial (or, for a quantity, a bound) in the same clause, a few characters before the value
+_DENIED_BEFORE = re.compile(rf"(?:{_DENY})[^\n,，。.;；!！?？、]{{0,4}}$")
+_BOUNDED_BEFORE = re.compile(rf"(?:{_BOUND})[^\n,，。.;；!！?？、]{{0,4}}$")
+# ... or right after it: '5？不对', '5 is wrong'; '5条以上', '5 or more'
+_DENIED_AFTER = re.compile(
+    r"\s*(?:[?？!！]\s*)?(?:不对|不是|错|(?<![a-z])(?:is\s+wrong|is\s+not|isn'?t|wrong|incorrect)"
+    r"(?![a-z]))"
+)
+_BOUNDED_AFTER = re.compile(
+    r"[^\s\d,，。.;；!！?？、]{0,2}?\s*(?:以上|以下|左右|上下|或更|多|余"
+    r"|(?<![a-z])(?:or\s+(?:more|less|so|fewer|above|below)|plus|at\s+(?:most|least))(?![a-z]))"
+)
+_DENIAL = re.compile(
+    r"是别的|别的(?:数|值|答案)|其他(?:的)?(?:数|值|答案)|另有答案|答案不对|都不对|不确定|不知道"
+    r"|something\s+else|another\s+(?:number|answer|value)|not\s+sure|don'?t\s+know|no\s+idea"
+    r"|[?？]\s*(?:不对|错)|(?:不对|错了?|错的)\W*$|(?<![a-z])(?:is|are|was)\s+(?:wrong|incorrect)"
+)
+
 _SPELLED_DATE = re.compile(r"[年月日号a-z]")
 
 
@@ -161,7 +255,10 @@ class Written(Said):
     """Text an agent wrote down for someone (a note, a message, a mail), read like an answer
     except for numbers: those inside a clock time or a date written with words ('14:30',
     '下午3点', '4月13日', 'May 3') belong to that time or date and are no quantities of their
-    own. '4/13' and '12-20' stay numbers: they may as well be a range of temperatures."""
+    own. '4/13' and '12-20' stay numbers: they may as well be a range of temperatures. The
+    words around a value are the writer's: its unit and a denial near it are not judged."""
+
+    strict = False
 
     @cached_property
     def numbers(self) -> list[Mention]:
@@ -403,7 +500,7 @@ def _dates(said: Said) -> list[Mention]:
 _RAIN_KIND = "(?:小|中|大|暴|阵|雷阵)?"
 _EN_RAIN = r"(?:be\s+)?rain(?:ing|y|s)?"
 _POLARITY = re.compile(
-    r"(?P<unsure>不确定|不知道|不清楚|说不准|可能|也许|大概|或许"
+    r"(?P<unsure>不确定|不知道|不清楚|说不准|可能|也许|大概|或许|不是不?会|并非"
     r"|(?<![a-z])(?:maybe|perhaps|probably|possibly|unsure|not\s+sure|don'?t\s+know|unknown)"
     r"(?![a-z]))"
     rf"|(?P<no>(?:不会|不|没有?|无)(?:下|有)?{_RAIN_KIND}雨|不会"

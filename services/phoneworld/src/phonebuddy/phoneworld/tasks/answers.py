@@ -68,6 +68,8 @@ def check_answer(
     said = Said(answer, question=question)
     spans, problem = expected.read(said)
     problems = [] if problem is None else [f"answer {answer!r} {problem}"]
+    if said.denies and not isinstance(expected, YesNo):
+        problems.append(f"answer {answer!r} says it is something else ({said.denies!r})")
     rest = said.outside(spans)
     if stray := said.stray_digits(spans):
         problems.append(f"answer {answer!r} states other numbers too: {', '.join(stray)}")
@@ -140,6 +142,10 @@ class Values(Expectation):
     def _shown(self, values: Iterable[Hashable]) -> list[str]:
         return sorted((self.show(v) for v in values), key=lambda s: (len(s), s))
 
+    # Whether a value the answer denies ('不是5', 'not Zhang Wei') fails it; yes/no answers
+    # read their own negations.
+    denial_fails = True
+
     def read(self, said: Said, *, skip: Iterable[Span] = ()) -> tuple[list[Span], str | None]:
         skip = list(skip)
         mentions = [
@@ -149,6 +155,16 @@ class Values(Expectation):
         ]
         stated = {m.value for m in mentions} - self.also
         spans = [m.span for m in mentions]
+        if self.denial_fails and said.strict:
+            quantity = isinstance(self, Number | Duration)
+            denied = [
+                m
+                for m in mentions
+                if m.value not in self.also and said.negated(m.span, quantity=quantity)
+            ]
+            if denied:
+                shown = ", ".join(self._shown({m.value for m in denied}))
+                return spans, f"denies or only bounds {shown} instead of stating it"
         if self.every:
             ok = stated == self.accepted
             expected = "exactly " + ", ".join(self._shown(self.accepted))
@@ -180,12 +196,30 @@ class Number(Values):
         super().__init__((round(v if signed else abs(v), 2) for v in accepted), every=every)
 
     def mentions(self, said: Said) -> list[Mention]:
-        """The numbers stated, but those echoing the question ('512GB版¥5999': 5999)."""
+        """The numbers stated in a unit the question can mean, but those echoing the question
+        ('512GB版¥5999': 5999). A number in another unit ('5分钟' for hours, '¥5' or '5级' for
+        a count, a list's '8.') is no statement of the value."""
         found = [
             m if self.signed else Mention(abs(m.value), m.span)  # type: ignore[arg-type]
             for m in said.numbers
+            if self.fits(said.unit_of(m.span), said) and not said.in_date(m.span)
         ]
         return [m for m in found if m.value in self.accepted or not said.echoes(m.span)]
+
+    def units(self) -> frozenset[str]:
+        """The ways this value's unit is written (none for a plain count)."""
+        return unit_family(self.unit)
+
+    def fits(self, unit: str | None, said: Said) -> bool:
+        """Whether a number written with `unit` can state this value: bare, in the value's own
+        unit, in a count's measure word, or in a unit the question itself names."""
+        if unit is None or unit in self.units() or not said.strict:
+            return True
+        if unit == ".":
+            return False
+        if not self.units() - COUNT_WORDS and unit in {"个", *FILLER_WORDS}:
+            return True  # a count: '5个', '5 in all'; another measure word only where asked
+        return _in_question(unit, said)
 
     def show(self, value: Hashable) -> str:
         return f"{value:g}{self.unit}"
@@ -227,6 +261,7 @@ class Duration(Values):
             for m in said.numbers
             if not any(s < m.span[1] and m.span[0] < e for s, e in spans)
             and not said.echoes(m.span)
+            and _bare(said.unit_of(m.span), said)
         ]
         return [*timed, *bare]
 
@@ -240,6 +275,41 @@ class Duration(Values):
         return f"{int(hours)}小时{minutes:g}分" if minutes else f"{int(hours)}小时"
 
 
+class DataSize(Number):
+    """A size of stored data, from its kilobytes: '56.7 MB', '0.06 GB', '58060 KB'; a bare number
+    is read in whichever of those units it matches. The unit written must fit the number."""
+
+    what = "size"
+    _SCALES = {"kb": (1, 0), "mb": (1024, 1), "gb": (1024 * 1024, 2)}
+    _UNITS = {"kb": "kb", "k": "kb", "kib": "kb", "mb": "mb", "m": "mb", "mib": "mb", "gb": "gb",
+              "g": "gb", "gib": "gb"}  # fmt: skip
+
+    def __init__(self, kb: float) -> None:
+        self.by_unit = {
+            unit: round(kb / scale, digits) for unit, (scale, digits) in self._SCALES.items()
+        }
+        Values.__init__(self, list(self.by_unit.items()))
+        self.unit, self.signed = "", True
+
+    def mentions(self, said: Said) -> list[Mention]:
+        found = []
+        for m in said.numbers:
+            unit = said.unit_of(m.span)
+            if unit is None:
+                key = next((u for u, v in self.by_unit.items() if v == m.value), "mb")
+            elif unit in self._UNITS:
+                key = self._UNITS[unit]
+            else:
+                continue
+            if (key, m.value) in self.accepted or not said.echoes(m.span):
+                found.append(Mention((key, m.value), m.span))
+        return found
+
+    def show(self, value: Hashable) -> str:
+        unit, number = value  # type: ignore[misc]
+        return f"{number:g} {unit.upper()}"
+
+
 class Money(Number):
     """An amount of money in yuan ('¥12.50', '12.5元', '十二块五')."""
 
@@ -248,8 +318,70 @@ class Money(Number):
     def __init__(self, *accepted: float) -> None:
         super().__init__(*accepted, unit="元")
 
+    def units(self) -> frozenset[str]:
+        return MONEY_UNITS
+
     def show(self, value: Hashable) -> str:
         return f"¥{value:.2f}"
+
+
+MONEY_UNITS = frozenset({"¥", "元", "块", "角", "毛", "yuan", "rmb", "cny", "kuai"})
+# Measure words of a count: '5条', '五个', '3 items' is not (unless the question says items).
+COUNT_WORDS = frozenset(
+    "个条位人名通次封张首件份杯节页场站趟遍枚处台项家款只辆间套双对瓶本篇部集章道把"
+)
+# English words that may follow a count without naming a unit: '5 in all', '5 of them'.
+FILLER_WORDS = frozenset({"in", "of", "total", "altogether", "overall", "all", "and", "so", "then",
+                          "now", "left", "remaining", "right", "today", "exactly", "is", "are",
+                          "were", "was", "at", "on", "for", "to", "from", "by"})  # fmt: skip
+_FAMILIES = (
+    MONEY_UNITS,
+    frozenset({"$", "美元", "dollars", "dollar", "usd", "bucks"}),
+    frozenset({"小时", "钟头", "h", "hr", "hrs", "hour", "hours"}),
+    frozenset({"分钟", "分", "min", "mins", "minute", "minutes"}),
+    frozenset({"秒", "秒钟", "s", "sec", "secs", "second", "seconds"}),
+    frozenset({"天", "日", "day", "days"}),
+    frozenset({"%", "percent", "pct", "百分点", "个百分点", "百分之"}),
+    frozenset({"度", "°", "℃", "c", "degree", "degrees", "kwh", "千瓦时"}),
+    frozenset({"公里", "千米", "km", "kilometres", "kilometers"}),
+    frozenset({"mb", "megabytes"}),
+    frozenset({"gb", "g", "gigabytes"}),
+    frozenset({"步", "steps", "step"}),
+    frozenset({"万"}),
+)
+
+
+def unit_family(unit: str) -> frozenset[str]:
+    """Every way of writing `unit` ('小时': 'h', 'hours'...); a measure word stands alone."""
+    unit = unit.strip().lower()
+    if not unit:
+        return frozenset()
+    return next((family for family in _FAMILIES if unit in family), frozenset({unit}))
+
+
+def _in_question(unit: str, said: Said) -> bool:
+    """Whether the question asks in `unit` (or another way of writing it): '几天' allows '5天',
+    'how many hours' allows '5 h'. A one-character unit counts only where the question asks
+    for it ('几度', '多少个'), not inside another word ('额度')."""
+    family = unit_family(unit) | {unit}
+    words = {form for form in family if form.isascii() and form.isalpha() and len(form) > 1}
+    words |= {form.removesuffix("s") for form in words} | {form + "s" for form in words}
+    if words & said.question_words:
+        return True
+    for form in family:
+        if form.isascii() and form.isalpha():
+            continue
+        if len(form) > 1 or not form.isalpha():  # '小时', '%', '°'
+            if form in said.question:
+                return True
+        elif re.search(rf"(?:几|多少|多)个?{re.escape(form)}", said.question):
+            return True
+    return False
+
+
+def _bare(unit: str | None, said: Said) -> bool:
+    """Whether a number written with `unit` is a bare number ('475', '475 in all')."""
+    return unit is None or unit in FILLER_WORDS or not said.strict
 
 
 def clock(text: str) -> tuple[int, int]:
@@ -301,6 +433,7 @@ class YesNo(Values):
     """A yes or a no about rain ('会下雨' / '不会', 'yes' / "it won't rain"); a hedge fails."""
 
     what = "yes or no"
+    denial_fails = False
 
     def __init__(self, value: bool) -> None:
         super().__init__([value])

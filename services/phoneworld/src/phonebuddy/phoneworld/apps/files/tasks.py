@@ -54,7 +54,14 @@ from phonebuddy.phoneworld.apps.files.tasks_cross import (
 )
 from phonebuddy.phoneworld.clock import EPOCH_START
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, Together, numbers_in
+from phonebuddy.phoneworld.tasks.answers import (
+    DataSize,
+    Expectation,
+    Number,
+    Text,
+    Together,
+    numbers_in,
+)
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.base import pick as choose
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
@@ -450,7 +457,7 @@ class CategoryUsage(FilesTemplate):
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         live = [f for f in files_before(diff) if f["trashed_at"] is None]
         kb = sum(f["size"] for f in live if category(f["name"]) == params["kind"])
-        return Number(round(kb / 1024, 1), round(kb / 1024 / 1024, 2), *([kb] if kb < 1024 else []))
+        return DataSize(kb)
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["other_total"])
