@@ -128,6 +128,16 @@ INVALID = [
         "click: coordinate.1 Input should be greater than or equal to 0 (got -1)",
     ),
     (
+        "coordinate as a string",
+        tagged('{"action": "click", "coordinate": ["540", 800]}'),
+        "click: coordinate.0 Input should be a valid integer (got '540')",
+    ),
+    (
+        "coordinate as a float",
+        tagged('{"action": "click", "coordinate": [540, 800.0]}'),
+        "click: coordinate.1 Input should be a valid integer (got 800.0)",
+    ),
+    (
         "unknown action",
         tagged('{"action": "fly"}'),
         "unknown action 'fly'; expected one of click, long_press, swipe, type, key, "

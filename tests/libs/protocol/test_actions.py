@@ -120,6 +120,25 @@ def test_direction_swipe_goes_through_the_middle_of_the_screen() -> None:
             "click: coordinate.0 must be an integer, not a boolean",
         ),
         (
+            {"name": "mobile_use", "arguments": {"action": "click", "coordinate": ["500", 2]}},
+            "click: coordinate.0 Input should be a valid integer (got '500')",
+        ),
+        (
+            {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [500.0, 2]}},
+            "click: coordinate.0 Input should be a valid integer (got 500.0)",
+        ),
+        (
+            '{"name": "mobile_use", "arguments": {"action": "long_press", "coordinate": [1, 2.0]}}',
+            "long_press: coordinate.1 Input should be a valid integer (got 2.0)",
+        ),
+        (
+            {
+                "name": "mobile_use",
+                "arguments": {"action": "swipe", "coordinate": [1, 2], "coordinate2": ["3", 4]},
+            },
+            "swipe: coordinate2.0 Input should be a valid integer (got '3')",
+        ),
+        (
             {"name": "mobile_use", "arguments": {"action": "click"}},
             "click: coordinate is required",
         ),

@@ -1,9 +1,11 @@
 """`phonebuddy up` / `phonebuddy env` as the stack registers them, and the launcher that starts a
 service's sub-command with no `phonebuddy` command installed."""
 
+import json
 import os
 import subprocess
 import sys
+import time
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -20,7 +22,14 @@ from phonebuddy.stack.launch import (
     launch_command,
 )
 from phonebuddy.stack.local import ServiceProcess, registered_services
-from phonebuddy.stack.stack_file import StackInfo, default_stack_file, write_stack
+from phonebuddy.stack.stack_file import (
+    StackInfo,
+    StackNotRunningError,
+    default_stack_file,
+    load_stack,
+    stack_environment,
+    write_stack,
+)
 
 runner = CliRunner()
 
@@ -98,7 +107,7 @@ def test_env_prints_the_clients_nats_user_or_a_services_own(
 ) -> None:
     monkeypatch.setenv("PHONEBUDDY_HOME", str(tmp_path))
     info = StackInfo(
-        pid=1, endpoints=(),
+        pid=os.getpid(), endpoints=(),
         env={"PHONEBUDDY_NATS_USER": "client", "PHONEBUDDY_NATS_PASSWORD": "c-pw"},
         nats_users={"client": "c-pw", "broker": "b-pw"},
     )  # fmt: skip
@@ -121,3 +130,75 @@ def test_every_stack_service_runs_as_a_nats_user_with_permissions() -> None:
     for spec in specs:
         user = spec.get("nats_user", spec["name"])
         assert user is None or user in SERVICE_PERMISSIONS, spec["name"]
+
+
+def _stack_owned_by(pid: int, **fields: object) -> Path:
+    """A stack file that names `pid` as the process that wrote it."""
+    path = default_stack_file()
+    info = StackInfo(pid=pid, endpoints=(), env={"PHONEBUDDY_NATS_URL": "nats://127.0.0.1:1"})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({**info.model_dump(mode="json"), **fields}))
+    return path
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def test_env_says_the_stack_is_not_running_once_its_owner_was_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A SIGKILLed `phonebuddy up` leaves its stack.json behind: the file is stale, not a
+    stack; everything reading it treats it as absent."""
+    monkeypatch.setenv("PHONEBUDDY_HOME", str(tmp_path))
+    monkeypatch.delenv("PHONEBUDDY_NATS_URL", raising=False)
+    owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        path = _stack_owned_by(owner.pid)
+        alive = runner.invoke(env_app, [])
+        assert alive.exit_code == 0, alive.output
+        assert "export PHONEBUDDY_NATS_URL=" in alive.output
+
+        owner.kill()
+        for _ in range(100):  # dead but not yet reaped: a zombie is no stack either
+            if _state(owner.pid) == "Z":
+                break
+            time.sleep(0.05)
+        zombie = runner.invoke(env_app, [])
+        owner.wait(10)
+        dead = runner.invoke(env_app, [])
+    finally:
+        owner.kill()
+        owner.wait(10)
+
+    for result in (zombie, dead):
+        assert result.exit_code == 1, result.output
+        assert "export" not in result.output
+        assert f"the local stack is not running: {path} names pid {owner.pid}" in result.output
+        assert "start one with `phonebuddy up`" in result.output
+    with pytest.raises(StackNotRunningError) as raised:
+        load_stack()
+    assert (raised.value.path, raised.value.pid) == (path, owner.pid)
+    assert "PHONEBUDDY_NATS_URL" not in stack_environment()  # as if there were no file
+
+
+def test_a_live_process_that_reuses_the_owners_pid_is_not_the_stack(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file records when its owner started, so a pid the kernel gave to another process
+    since is not taken for the stack."""
+    monkeypatch.setenv("PHONEBUDDY_HOME", str(tmp_path))
+    path = _stack_owned_by(os.getpid(), pid_start_ticks=1)  # this process started later
+    result = runner.invoke(env_app, [])
+    assert result.exit_code == 1, result.output
+    assert f"the local stack is not running: {path} names pid {os.getpid()}" in result.output
+
+
+def test_the_stack_file_records_its_owners_pid_and_start(tmp_path: Path) -> None:
+    from phonebuddy.stack.stack_file import process_start_ticks
+
+    info = StackInfo.of_this_process(endpoints=())
+    assert info.pid == os.getpid()
+    assert info.pid_start_ticks == process_start_ticks(os.getpid())
+    write_stack(info, tmp_path / "stack.json")
+    assert load_stack(tmp_path / "stack.json") == info

@@ -198,22 +198,36 @@ def running(pid: int) -> bool:
 
 def test_killing_up_without_ctrl_c_leaves_no_process(tmp_path: Path) -> None:
     """SIGKILL (or a closed terminal) runs no cleanup in `phonebuddy up`: its children and
-    theirs must notice on their own."""
+    theirs must notice on their own, and `phonebuddy env` that the stack file it left is
+    stale."""
     state_dir = tmp_path / "state"
+    env = {**os.environ, "PHONEBUDDY_HOME": str(tmp_path / "home")}
     process = subprocess.Popen(
         [PHONEBUDDY, "up", "--json", "--store", f"local:{tmp_path / 'objects'}",
          "--state-dir", str(state_dir)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**os.environ, "PHONEBUDDY_HOME": str(tmp_path / "home")},
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
     )  # fmt: skip
     try:
-        read_first_line(process, timeout_s=90)
+        stack_file = Path(read_first_line(process, timeout_s=90)["stack_file"])
         below = descendants(process.pid)
         assert len(below) >= 9, below  # NATS, Prometheus, adb and the six services
+        alive = subprocess.run(
+            [PHONEBUDDY, "env"], env=env, capture_output=True, text=True, timeout=60, check=False
+        )
+        assert alive.returncode == 0, alive.stderr
+        assert "export PHONEBUDDY_NATS_URL=" in alive.stdout
     finally:
         process.kill()
         process.wait(10)
         process.stdout.close()  # type: ignore[union-attr]
+
+    assert stack_file.exists()  # nothing ran to remove it
+    stale = subprocess.run(
+        [PHONEBUDDY, "env"], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert stale.returncode == 1
+    assert stale.stdout == ""
+    assert f"the local stack is not running: {stack_file} names pid {process.pid}" in stale.stderr
 
     killed_at = time.monotonic()
     while any(running(pid) for pid in below) and time.monotonic() < killed_at + 15:

@@ -21,6 +21,7 @@ from phonebuddy.trajectories.export import (
     export_run,
     run_rows,
     shard_name,
+    verified_export,
 )
 
 SUCCESSFUL = ["cross-ok", "notes-ok", "real-ok", "wallet-ok"]  # complete groups, in id order
@@ -153,6 +154,7 @@ async def test_a_second_export_replaces_the_shards_of_the_first(trajectories, de
     assert len(first.shards) > 1
     assert [p.name for p in sorted(tmp_path.glob("part-*.parquet"))] == [shard_name(0)]
     assert len(read_rows(tmp_path)) == second.rows == first.rows
+    assert verified_export(tmp_path) == second  # the folder is exactly what export.json lists
 
 
 async def test_export_into_the_object_store_reads_back_byte_identical(

@@ -5,8 +5,10 @@ own verifier, safe typing."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from phonebuddy.bus import RemoteError
 from phonebuddy.device_gateway.phone import png_size
@@ -40,6 +42,14 @@ def tap_on(device: Device, resource_id: str) -> Click:
 
 def notes_spec(world: World) -> TaskSpec:
     return instantiate(get_template("notes.create"), world, 0).spec
+
+
+class RawActRequest(BaseModel):
+    """An act request as a client might send it, with the action unchecked (no typed model
+    would let the test build a bad one)."""
+
+    lease_id: str
+    action: dict[str, Any]
 
 
 async def test_lease_reset_and_observe_show_the_phone_as_phoneworld_sees_it(
@@ -237,3 +247,38 @@ async def test_direct_tools_and_final_actions(start_world, start_gateway) -> Non
         metrics = await gateway.metrics()
         assert 'phonebuddy_gateway_steps_total{outcome="final"} 2.0' in metrics
         assert "phonebuddy_gateway_step_latency_seconds_bucket{device=" in metrics
+
+
+async def test_coordinates_that_are_not_integers_are_an_invalid_request(
+    start_world, start_gateway
+) -> None:
+    """`"500"` and `500.0` are not coordinates: the gateway answers invalid_request, taps
+    nothing, and goes on serving."""
+    async with start_world(devices=1) as phones, start_gateway(phones.addresses) as gateway:
+        [address] = phones.addresses
+        phone = phones.phone(address)
+        lease = await gateway.lease()
+        bad = {  # where the error is -> the action
+            "action.click.coordinate.0": {"action": "click", "coordinate": ["500", 500]},
+            "action.click.coordinate.1": {"action": "click", "coordinate": [500, 500.0]},
+            "action.long_press.coordinate.0": {"action": "long_press", "coordinate": ["5", 500]},
+            "action.swipe.coordinate2.0": {
+                "action": "swipe",
+                "coordinate": [1, 2],
+                "coordinate2": [9.0, 4],
+            },
+        }
+        before = len(phone.history)
+        for where, action in bad.items():
+            request = RawActRequest(lease_id=lease.lease_id, action=action)
+            with pytest.raises(RemoteError) as raised:
+                await gateway.call(EnvVerb.ACT, request, m.ActReply)
+            assert raised.value.code == ErrorCode.INVALID_REQUEST, action
+            message = raised.value.message
+            assert f"field '{where}': Input should be a valid integer" in message, message
+        tapped = [argv for argv in list(phone.history)[before:] if argv[0] == "input"]
+        assert tapped == []  # nothing reached the screen
+        good = RawActRequest(
+            lease_id=lease.lease_id, action={"action": "click", "coordinate": [500, 500]}
+        )
+        assert (await gateway.call(EnvVerb.ACT, good, m.ActReply)).effect == "applied"

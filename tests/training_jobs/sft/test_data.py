@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,24 +77,96 @@ def test_a_damaged_screenshot_in_the_store_is_refused(tmp_path, teacher_run) -> 
         load_rows(config)
 
 
-def test_parquet_exports_are_read_and_damage_is_refused(tmp_path, teacher_run, rows) -> None:
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory, teacher_run) -> Path:
+    """The teacher run as `phonebuddy trajectories export` writes it, in shards of 4 rows."""
     import asyncio
 
     from phonebuddy.storage import LocalStore
     from phonebuddy.trajectories import TrajectoryStore
     from phonebuddy.trajectories.export import export_run
 
+    folder = tmp_path_factory.mktemp("exported") / "export"
     store = TrajectoryStore(LocalStore(teacher_run.store_url.removeprefix("local:")))
-    asyncio.run(export_run(store, teacher_run.run_id, tmp_path / "export"))
-    exported = load_rows(DataConfig(parquet=(str(tmp_path / "export"),)))
-    assert len(exported) == sum(row.success for row in rows)
+    asyncio.run(export_run(store, teacher_run.run_id, folder, rows_per_shard=4))
+    assert len(list(folder.glob("part-*.parquet"))) >= 3
+    return folder
+
+
+@pytest.fixture
+def export_copy(tmp_path, exported) -> Path:
+    """A copy of `exported` for a test to damage."""
+    return Path(shutil.copytree(exported, tmp_path / "export"))
+
+
+def _report(folder: Path) -> dict[str, Any]:
+    return json.loads((folder / "export.json").read_text())
+
+
+def test_parquet_exports_are_read_as_export_json_lists_them(export_copy, rows) -> None:
+    exported = load_rows(DataConfig(parquet=(str(export_copy),)))
+    assert len(exported) == sum(row.success for row in rows) == _report(export_copy)["rows"]
     assert {r.prompt_text for r in exported} <= {r.prompt_text for r in rows}
-    shard = next((tmp_path / "export").glob("part-*.parquet"))
+
+
+def test_an_unreadable_shard_that_export_json_vouches_for_is_refused(export_copy) -> None:
+    shard = export_copy / "part-00000.parquet"
     shard.write_bytes(shard.read_bytes()[:200])
-    with pytest.raises(DataError, match="not a readable parquet file"):
-        load_rows(DataConfig(parquet=(str(tmp_path / "export"),)))
+    report = _report(export_copy)
+    report["shards"][0]["sha256"] = hashlib.sha256(shard.read_bytes()).hexdigest()
+    report["shards"][0]["size_bytes"] = 200
+    (export_copy / "export.json").write_text(json.dumps(report))
+    with pytest.raises(DataError, match=r"part-00000\.parquet is not a readable parquet file"):
+        load_rows(DataConfig(parquet=(str(export_copy),)))
+
+
+def _flip_a_byte(folder: Path) -> None:
+    shard = folder / "part-00001.parquet"
+    data = bytearray(shard.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    shard.write_bytes(bytes(data))
+
+
+def _add_a_shard(folder: Path) -> None:
+    shutil.copyfile(folder / "part-00000.parquet", folder / "part-00099.parquet")
+
+
+def _remove_a_shard(folder: Path) -> None:
+    (folder / "part-00001.parquet").unlink()
+
+
+def _remove_export_json(folder: Path) -> None:
+    (folder / "export.json").unlink()
+
+
+def _garble_export_json(folder: Path) -> None:
+    (folder / "export.json").write_text('{"run_id": "teacher"')
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (_flip_a_byte, r"/part-00001\.parquet does not match the sha256 that .*export\.json"),
+        (_add_a_shard, r"/part-00099\.parquet is not a shard that .*export\.json lists"),
+        (_remove_a_shard, r"/part-00001\.parquet, listed in .*export\.json, is missing"),
+        (_remove_export_json, r"/export\.json is missing"),
+        (_garble_export_json, r"/export\.json is not a valid export report"),
+    ],
+    ids=["corrupted byte", "extra shard", "missing shard", "no export.json", "bad export.json"],
+)
+def test_an_export_that_differs_from_its_export_json_is_refused(
+    export_copy, damage, message
+) -> None:
+    damage(export_copy)
+    with pytest.raises(DataError, match=message) as raised:
+        load_rows(DataConfig(parquet=(str(export_copy),)))
+    assert str(export_copy) in str(raised.value)
+    assert "\n" not in str(raised.value)  # one sentence
+
+
+def test_an_empty_folder_is_not_an_export(tmp_path) -> None:
     (tmp_path / "empty").mkdir()
-    with pytest.raises(DataError, match="no part-"):
+    with pytest.raises(DataError, match=r"empty/export\.json is missing"):
         load_rows(DataConfig(parquet=(str(tmp_path / "empty"),)))
 
 

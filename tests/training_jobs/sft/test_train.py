@@ -79,6 +79,39 @@ def test_trains_and_publishes_a_loadable_checkpoint(
     AutoModelForImageTextToText.from_pretrained(folder)  # loads as a Hugging Face checkpoint
 
 
+def test_trains_from_an_export_folder_and_refuses_one_with_a_stray_shard(
+    tmp_path, tiny_checkpoint, teacher_run
+) -> None:
+    """`--parquet` of what `phonebuddy trajectories export` wrote trains; a shard that
+    export.json does not list stops the job with one sentence naming it."""
+    import asyncio
+    import shutil
+
+    from phonebuddy.storage import LocalStore
+    from phonebuddy.trajectories import TrajectoryStore
+    from phonebuddy.trajectories.export import export_run
+
+    folder = tmp_path / "export"
+    store = TrajectoryStore(LocalStore(teacher_run.store_url.removeprefix("local:")))
+    asyncio.run(export_run(store, teacher_run.run_id, folder))
+    args = [
+        "--preset", "tiny-cpu", "--base", str(tiny_checkpoint), "--parquet", str(folder),
+        "--set", "data.validation_fraction=0", "--set", "optim.global_batch_rows=2",
+        "--set", "checkpoint.every_steps=100", "--set", "train.max_steps=1",
+    ]  # fmt: skip
+    result = runner.invoke(app, [*args, "--output", f"local:{tmp_path / 'good'}"])
+    assert result.exit_code == 0, result.output
+    done = _events(result.stdout)[-1]
+    assert (done["event"], done["step"]) == ("done", 1)
+
+    shutil.copyfile(folder / "part-00000.parquet", folder / "part-00001.parquet")
+    result = runner.invoke(app, [*args, "--output", f"local:{tmp_path / 'bad'}"])
+    assert result.exit_code == 2
+    assert f"{folder}/part-00001.parquet is not a shard that" in result.stderr
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "bad" / "tiny-sft" / "latest.json").exists()
+
+
 def test_a_resumed_run_repeats_the_uninterrupted_losses(
     tmp_path, tiny_checkpoint, teacher_run
 ) -> None:

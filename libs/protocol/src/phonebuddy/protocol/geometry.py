@@ -2,13 +2,15 @@
 
 Models see and emit coordinates in [0, 1000] on both axes; only the device edge converts to
 pixels. 0 maps to the first pixel and 1000 to the last, so both ends of the screen are reachable.
+A coordinate is an integer and nothing else: no `"500"`, no `500.0`, no `true` (strict, in JSON
+and in Python alike, so what a model or a client writes is taken as written or refused).
 """
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
 
 NORMALIZED_MAX = 1000
 
@@ -20,7 +22,9 @@ def _reject_bool(value: object) -> object:
     return value
 
 
-NormalizedCoordinate = Annotated[int, BeforeValidator(_reject_bool), Field(ge=0, le=NORMALIZED_MAX)]
+NormalizedCoordinate = Annotated[
+    int, Strict(), BeforeValidator(_reject_bool), Field(ge=0, le=NORMALIZED_MAX)
+]
 Point = tuple[NormalizedCoordinate, NormalizedCoordinate]
 
 

@@ -316,8 +316,7 @@ class LocalStack:
         self.endpoints.append(StackEndpoint(name=name, url=url, pid=pid, description=description))
 
     def info(self) -> StackInfo:
-        return StackInfo(
-            pid=os.getpid(),
+        return StackInfo.of_this_process(
             endpoints=tuple(self.endpoints),
             env=self.env,
             nats_users=self.nats_users,

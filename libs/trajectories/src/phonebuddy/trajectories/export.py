@@ -11,8 +11,10 @@ complete group lists its episode ids, only those — an extra redundant episode 
 episodes recorded outside any group, as `summarize` counts them; by default only successful ones.
 
 Shards are `part-00000.parquet`, `part-00001.parquet`... of at most `rows_per_shard` rows, plus
-`export.json` (an `ExportReport`), written to a local folder and/or to the object store under
-`exports/<run_id>/`. Needs the `export` extra (pyarrow).
+`export.json` (an `ExportReport`, listing each shard with its size and sha256), written to a
+local folder and/or to the object store under `exports/<run_id>/`. `verified_export` is how a
+reader takes a local export: only when the folder holds exactly the listed shards, intact. Needs
+the `export` extra (pyarrow).
 """
 
 from __future__ import annotations
@@ -95,6 +97,68 @@ class ExportReport(BaseModel):
     images: int = Field(description="distinct screenshots in the shards")
     image_bytes: int = Field(description="bytes of the distinct screenshots")
     columns: tuple[str, ...] = COLUMNS
+
+
+def _file_sha256(path: Path) -> str:
+    with path.open("rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
+
+
+def verified_export(folder: Path | str) -> ExportReport:
+    """The report of the export in the local `folder`, once the folder is shown to hold exactly
+    the shards its `export.json` lists (no `*.parquet` file more or less), each of the recorded
+    size and sha256. Raises `ExportError` naming the first file that is not as recorded."""
+    folder = Path(folder)
+    report_path = folder / REPORT_NAME
+    try:
+        text = report_path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ExportError(
+            f"{report_path} is missing; {folder} is not a whole `phonebuddy trajectories export` "
+            "folder (export again, or copy the folder with its export.json)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExportError(f"{report_path} cannot be read ({exc})") from exc
+    try:
+        report = ExportReport.model_validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ExportError(
+            f"{report_path} is not a valid export report ({where + ': ' if where else ''}"
+            f"{first['msg']})"
+        ) from None
+    for shard in report.shards:
+        if not _SHARD.fullmatch(shard.name):
+            raise ExportError(f"{report_path} lists {shard.name!r}, which is not a shard name")
+    listed = {shard.name for shard in report.shards}
+    try:
+        names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".parquet"))
+    except OSError as exc:
+        raise ExportError(f"cannot list the export folder {folder} ({exc})") from exc
+    for name in names:
+        if name not in listed:
+            raise ExportError(
+                f"{folder / name} is not a shard that {report_path} lists; "
+                "remove it, or export again to include its rows"
+            )
+    for shard in report.shards:
+        path = folder / shard.name
+        try:
+            size = path.stat().st_size
+            digest = _file_sha256(path) if size == shard.size_bytes else None
+        except FileNotFoundError:
+            raise ExportError(f"{path}, listed in {report_path}, is missing") from None
+        except OSError as exc:
+            raise ExportError(f"{path} cannot be read ({exc})") from exc
+        if digest != shard.sha256:
+            found = f"{size} bytes" if digest is None else f"sha256 {digest[:12]}"
+            raise ExportError(
+                f"{path} does not match the sha256 that {report_path} records "
+                f"({found}; recorded {shard.size_bytes} bytes, sha256 {shard.sha256[:12]}): "
+                "the file is damaged or was replaced"
+            )
+    return report
 
 
 def _schema() -> Any:

@@ -1,7 +1,8 @@
 """Training data: stored action steps -> filtered rows -> a split held out by task.
 
 Rows come from runs in a trajectory store (read through `phonebuddy.trajectories`, exactly as
-`phonebuddy trajectories export` reads them) and/or from parquet folders that export wrote. A row
+`phonebuddy trajectories export` reads them) and/or from parquet folders that export wrote (read
+only as their `export.json` lists them: no shard more or less, each checksum matching). A row
 is one action step: the rollout's chat messages (the target tool call last), tools, rendered
 prompt and completion, and the screenshots in prompt order. Every screenshot is checked against
 its content hash; anything unreadable stops the job with one sentence that names it.
@@ -25,7 +26,7 @@ from phonebuddy.sft.config import DataConfig, RunSource
 from phonebuddy.storage import StoreError, StoreSettings, open_store
 from phonebuddy.training.splits import TestSplitError, check_train_tasks
 from phonebuddy.trajectories import TrajectoryError, TrajectoryStore
-from phonebuddy.trajectories.export import COLUMNS, ExportError, run_rows
+from phonebuddy.trajectories.export import COLUMNS, ExportError, run_rows, verified_export
 
 
 class DataError(Exception):
@@ -123,13 +124,16 @@ async def _run_rows(source: RunSource, *, successful_only: bool) -> list[StepRow
 
 
 def _parquet_rows(folder: str) -> list[StepRow]:
+    """The rows of an export folder, read only once it holds exactly the shards its
+    `export.json` lists, each with the recorded checksum."""
     import pyarrow.parquet as pq
 
-    shards = sorted(Path(folder).glob("part-*.parquet"))
-    if not shards:
-        raise DataError(f"{folder} holds no part-*.parquet shard")
+    try:
+        report = verified_export(folder)
+    except ExportError as exc:
+        raise DataError(str(exc)) from exc
     rows: list[StepRow] = []
-    for shard in shards:
+    for shard in (Path(folder) / entry.name for entry in report.shards):
         try:
             table = pq.read_table(shard)
         except Exception as exc:  # pyarrow raises several types for a damaged file
