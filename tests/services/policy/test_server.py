@@ -9,8 +9,9 @@ import pytest
 from openai import AsyncOpenAI, OpenAI
 
 from phonebuddy.agent import mobile_use_tool
+from phonebuddy.policy.api import MAX_JSON_DEPTH
 
-from .conftest import API_KEY, MODEL, png_data_uri, user_message
+from .conftest import ADMIN_TOKEN, API_KEY, MODEL, png_data_uri, user_message
 
 
 @pytest.fixture
@@ -256,6 +257,142 @@ def test_malformed_json_and_wrong_roles_are_400s(server: str) -> None:
     )
     assert tool_role.status_code == 400
     assert "role" in tool_role.json()["error"]["message"]
+
+
+def _nested(levels: int) -> dict[str, object]:
+    """A JSON schema of `levels` objects, each inside the one before (arrays of arrays...)."""
+    schema: dict[str, object] = {"type": "string"}
+    for _ in range(levels - 1):
+        schema = {"type": "array", "items": schema}
+    return schema
+
+
+def _tool(parameters: dict[str, object]) -> dict[str, object]:
+    return {"type": "function", "function": {"name": "f", "parameters": parameters}}
+
+
+def _call(arguments: dict[str, object]) -> dict[str, object]:
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": arguments}}
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+@pytest.mark.parametrize(
+    ("where", "request_fields"),
+    [
+        ("tools", {"tools": [_tool(_nested(400))]}),
+        ("messages", {"messages": [user_message("hi"), _call(_nested(400)), user_message("go")]}),
+        ("chat_template_kwargs", {"chat_template_kwargs": {"x": _nested(400)}}),
+    ],
+    ids=["tool-schema", "call-arguments", "template-kwargs"],
+)
+def test_json_nested_too_deeply_is_a_400_naming_the_limit(
+    client: OpenAI, where: str, request_fields: dict
+) -> None:
+    """Free-form JSON (tool schemas, call arguments) is bounded in depth: 400 levels used to
+    overflow pydantic's serializer when the chat template was fed (a 500)."""
+    with pytest.raises(openai.BadRequestError) as raised:
+        client.chat.completions.create(
+            model=MODEL, messages=[user_message("hi")], max_tokens=1, extra_body=request_fields
+        )
+    assert raised.value.type == "invalid_request_error"
+    assert raised.value.param == where
+    assert f"at most {MAX_JSON_DEPTH} levels" in str(raised.value)
+    assert client.chat.completions.create(model=MODEL, messages=[user_message("hi")], max_tokens=1)
+
+
+def test_a_tool_schema_nested_up_to_the_limit_is_served(client: OpenAI) -> None:
+    """The body, `tools`, the tool and `function` are 4 levels: the schema may nest 60 more."""
+    at_limit = _nested(MAX_JSON_DEPTH - 4)
+    completion = client.chat.completions.create(
+        model=MODEL,
+        messages=[user_message("hi")],
+        tools=[_tool(at_limit)],  # type: ignore[list-item]
+        max_tokens=1,
+    )
+    assert completion.choices[0].finish_reason == "length"
+    with pytest.raises(openai.BadRequestError, match=f"more than {MAX_JSON_DEPTH} levels"):
+        client.chat.completions.create(
+            model=MODEL,
+            messages=[user_message("hi")],
+            tools=[_tool({"type": "array", "items": at_limit})],  # type: ignore[list-item]
+            max_tokens=1,
+        )
+
+
+@pytest.mark.parametrize(
+    ("tool_choice", "tools", "needle"),
+    [
+        pytest.param(
+            {"type": "function", "function": {"name": "nope"}},
+            [mobile_use_tool()],
+            "'nope'",
+            id="unknown-function",
+        ),
+        pytest.param(
+            {"type": "function", "function": {"name": "mobile_use"}},
+            None,
+            "needs tools",
+            id="function-without-tools",
+        ),
+        pytest.param("required", None, "needs tools", id="required-without-tools"),
+        pytest.param("required", [], "needs tools", id="required-with-empty-tools"),
+        pytest.param({"type": "function"}, [mobile_use_tool()], "tool_choice", id="no-function"),
+    ],
+)
+def test_a_tool_choice_naming_no_given_tool_is_a_400(
+    client: OpenAI, tool_choice: object, tools: list | None, needle: str
+) -> None:
+    request: dict = {"model": MODEL, "messages": [user_message("hi")], "max_tokens": 1}
+    if tools is not None:
+        request["tools"] = tools
+    with pytest.raises(openai.BadRequestError) as raised:
+        client.chat.completions.create(**request, tool_choice=tool_choice)
+    assert raised.value.type == "invalid_request_error"
+    assert raised.value.param == "tool_choice"
+    assert needle in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "tool_choice",
+    ["none", "auto", "required", {"type": "function", "function": {"name": "mobile_use"}}],
+)
+def test_a_tool_choice_among_the_tools_is_served(client: OpenAI, tool_choice: object) -> None:
+    completion = client.chat.completions.create(
+        model=MODEL,
+        messages=[user_message("hi")],
+        tools=[mobile_use_tool()],  # type: ignore[list-item]
+        tool_choice=tool_choice,  # type: ignore[arg-type]
+        max_tokens=1,
+    )
+    assert completion.choices[0].finish_reason == "length"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "needle"),
+    [
+        ("GET", "/v1/chat/completions", None, 405, "GET /v1/chat/completions"),
+        ("POST", "/v1/no-such-route", b"{}", 404, "POST /v1/no-such-route"),
+        ("POST", "/v1/chat/completions", b'{"model": "phonebuddy-policy", "mess', 400, "JSON"),
+        ("POST", "/v1/chat/completions", b"[" * 10_000 + b"]" * 10_000, 400, "nests JSON"),
+        ("POST", "/v1/chat/completions", b'{"model": 7}', 400, "messages: Field required"),
+        ("POST", "/admin/reload", b'{"model": ""}', 400, "model"),
+    ],
+)
+def test_every_error_is_an_openai_error_body(
+    server: str, method: str, path: str, body: bytes | None, status: int, needle: str
+) -> None:
+    headers = {"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"}
+    if path.startswith("/admin"):
+        headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
+    response = httpx.request(method, f"{server}{path}", headers=headers, content=body)
+    assert response.status_code == status
+    assert list(response.json()) == ["error"]
+    error = response.json()["error"]
+    assert set(error) == {"message", "type", "param", "code"}
+    assert error["type"] == ("not_found_error" if status == 404 else "invalid_request_error")
+    assert needle in error["message"]
+    if status == 405:
+        assert response.headers["allow"] == "POST"
 
 
 def test_api_key_is_required(server: str) -> None:

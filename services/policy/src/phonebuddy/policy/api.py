@@ -11,14 +11,56 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+MAX_JSON_DEPTH = 64
+"""The most levels of objects and arrays a request body nests, the body itself being the first.
+A tool schema sits 4 levels down (body, `tools`, the tool, `function`) and this repo's tools
+nest 4 more; pydantic stops serializing (for the chat template) at a few hundred levels."""
 
 
 def _json(value: object) -> str:
     """JSON as chat templates write it (`tojson`)."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def _invalid(kind: str, message: str) -> PydanticCustomError:
+    """A validation error whose message is `message` as written (no "Value error, " prefix)."""
+    return PydanticCustomError(kind, "{message}", {"message": message})
+
+
+_Trail: TypeAlias = tuple[str | int, "_Trail"] | None  # keys from a field down, innermost first
+
+
+def _too_deep(value: object, *, name: str, level: int) -> str | None:
+    """Where `value`, sitting `level` levels down the request body under the field `name`,
+    nests an object or array deeper than `MAX_JSON_DEPTH` (as `tools[0].function...`), or None.
+    Walked with a stack, not recursion, so any depth the JSON parser let through is measured."""
+    stack: list[tuple[object, int, _Trail]] = [(value, level, None)]
+    while stack:
+        item, depth, trail = stack.pop()
+        if not isinstance(item, dict | list):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            keys: list[str | int] = []
+            while trail is not None:
+                key, trail = trail
+                keys.append(key)
+            shown = [f"[{key}]" if isinstance(key, int) else f".{key}" for key in reversed(keys)]
+            return name + "".join(shown[:8]) + ("..." if len(shown) > 8 else "")
+        children = item.items() if isinstance(item, dict) else enumerate(item)
+        stack.extend((child, depth + 1, (key, trail)) for key, child in children)
+    return None
 
 
 class _Lenient(BaseModel):
@@ -98,11 +140,22 @@ class Tool(_Lenient):
     function: FunctionSpec
 
 
+class ToolChoiceFunction(_Lenient):
+    name: str
+
+
+class NamedToolChoice(_Lenient):
+    """`{"type": "function", "function": {"name": ...}}`: call this tool."""
+
+    type: Literal["function"]
+    function: ToolChoiceFunction
+
+
 class ChatCompletionRequest(_Lenient):
     model: str
     messages: list[Message] = Field(min_length=1)
     tools: list[Tool] | None = None
-    tool_choice: Literal["none", "auto", "required"] | dict[str, Any] | None = None
+    tool_choice: Literal["none", "auto", "required"] | NamedToolChoice | None = None
     temperature: float = Field(default=1.0, ge=0, le=2)
     top_p: float = Field(default=1.0, gt=0, le=1)
     top_k: int | None = Field(default=None, ge=-1, description="vLLM extension; -1/None: off")
@@ -124,6 +177,43 @@ class ChatCompletionRequest(_Lenient):
     stop: str | list[str] | None = None
     stream: bool = False
     chat_template_kwargs: dict[str, Any] | None = None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _bounded_depth(cls, value: object, info: ValidationInfo) -> object:
+        # Free-form JSON (tool schemas, call arguments, template kwargs) is fed to the chat
+        # template; its depth is bounded before anything walks it recursively.
+        where = _too_deep(value, name=info.field_name or "body", level=2)
+        if where is not None:
+            raise _invalid(
+                "json_too_deep",
+                f"JSON nested more than {MAX_JSON_DEPTH} levels deep (at {where}); this server "
+                f"takes at most {MAX_JSON_DEPTH} levels of objects and arrays",
+            )
+        return value
+
+    @field_validator("tool_choice")
+    @classmethod
+    def _tool_choice_among_tools(
+        cls, value: str | NamedToolChoice | None, info: ValidationInfo
+    ) -> str | NamedToolChoice | None:
+        if "tools" not in info.data:  # the tools are invalid: that error is the one to read
+            return value
+        names = [tool.function.name for tool in info.data["tools"] or ()]
+        if value == "required" or isinstance(value, NamedToolChoice):
+            shown = value if isinstance(value, str) else f"function {value.function.name}"
+            if not names:
+                raise _invalid(
+                    "tool_choice_without_tools",
+                    f"{shown!r} needs tools, and the request gives none",
+                )
+            if isinstance(value, NamedToolChoice) and value.function.name not in names:
+                raise _invalid(
+                    "tool_choice_unknown",
+                    f"the function {value.function.name!r} is not among the tools "
+                    f"({', '.join(names)})",
+                )
+        return value
 
     @field_validator("stream")
     @classmethod

@@ -19,8 +19,10 @@ import httpx
 from fastapi import Depends, FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from phonebuddy.policy.api import (
+    MAX_JSON_DEPTH,
     AssistantMessage,
     ChatCompletion,
     ChatCompletionRequest,
@@ -47,6 +49,7 @@ from phonebuddy.policy.errors import (
     BadRequestError,
     ForbiddenError,
     GenerationTimeoutError,
+    HTTPStatusError,
     ModelNotFoundError,
     PolicyError,
     PromptTextTooLongError,
@@ -277,11 +280,28 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
     problems = []
     param = None
     for error in exc.errors():
-        location = [str(part) for part in error.get("loc", ()) if part != "body"]
-        param = param or (location[0] if location else None)
-        where = ".".join(location) or "body"
+        location = [part for part in error.get("loc", ()) if part != "body"]
+        if error.get("type") == "json_invalid":  # its location is a character offset
+            reason = error.get("ctx", {}).get("error", "JSON decode error")
+            at = f": char {location[0]}" if location else ""
+            problems.append(f"the body is not valid JSON ({reason}{at})")
+            continue
+        if param is None and location and isinstance(location[0], str):
+            param = location[0]
+        where = ".".join(str(part) for part in location) or "body"
         problems.append(f"{where}: {error.get('msg', 'invalid')}")
     return "invalid request: " + "; ".join(problems[:5]), param
+
+
+def _http_message(request: Request, exc: HTTPException) -> str:
+    if isinstance(exc.__cause__, RecursionError):  # FastAPI's json.loads gave up
+        return (
+            f"the body nests JSON too deeply to parse; this server takes at most "
+            f"{MAX_JSON_DEPTH} levels of objects and arrays"
+        )
+    if exc.status_code in (404, 405):
+        return f"{exc.detail} ({request.method} {request.url.path})"
+    return str(exc.detail)
 
 
 def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
@@ -302,15 +322,29 @@ def create_app(settings: PolicySettings, backend: Backend) -> FastAPI:
         health_router(metrics=service.metrics.registry, readiness={"model": lambda: backend.loaded})
     )
 
+    # Every error leaves as OpenAI's body: the server's own, FastAPI's validation errors, and
+    # Starlette's (unknown path, wrong method, unreadable body), and anything unforeseen (500).
     @app.exception_handler(PolicyError)
     async def policy_error(request: Request, exc: PolicyError) -> JSONResponse:
-        headers: dict[str, str] | None = getattr(exc, "headers", None)  # Retry-After
+        headers: dict[str, str] | None = getattr(exc, "headers", None)  # Retry-After, Allow
         return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         message, param = _validation_message(exc)
-        return JSONResponse(BadRequestError(message, param=param).body(), status_code=400)
+        return await policy_error(request, BadRequestError(message, param=param))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        error = HTTPStatusError(exc.status_code, _http_message(request, exc), headers=exc.headers)
+        return await policy_error(request, error)
+
+    @app.exception_handler(Exception)
+    async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+        # Starlette logs the exception after this answer.
+        return await policy_error(
+            request, PolicyError("internal server error; the server log has the details")
+        )
 
     async def client_auth(authorization: Annotated[str | None, Header()] = None) -> None:
         key = settings.api_key

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class PolicyError(Exception):
     status = 500
@@ -106,3 +108,26 @@ class CheckpointError(BadRequestError):
     """A checkpoint that cannot be found or loaded (reload keeps the old model)."""
 
     code = "invalid_checkpoint"
+
+
+# OpenAI's error type for each status its own classes above answer with.
+_STATUS_TYPES = {
+    UnauthorizedError.status: UnauthorizedError.type,
+    ForbiddenError.status: ForbiddenError.type,
+    ModelNotFoundError.status: ModelNotFoundError.type,
+}
+
+
+class HTTPStatusError(PolicyError):
+    """An error the HTTP layer answers before a handler runs (an unknown path, a method the path
+    does not take, a body that is not JSON), with the status it chose."""
+
+    def __init__(
+        self, status: int, message: str, *, headers: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.type = _STATUS_TYPES.get(
+            status, "invalid_request_error" if status < 500 else "server_error"
+        )
+        self.headers = dict(headers) if headers else None  # Allow, on a 405
