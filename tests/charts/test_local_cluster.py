@@ -5,8 +5,9 @@ with the project's own images imported into the node:
 helm install -> every Deployment and StatefulSet becomes ready -> a teacher rollout through the
 in-cluster broker stores its episodes in the in-cluster object store -> `phonebuddy jobs render
 sft | kubectl apply -f -` fine-tunes the tiny model on those episodes in a pod and its checkpoint
-appears in the in-cluster store -> helm upgrade with more phones per PhoneWorld pod changes the
-phones the broker leases -> helm uninstall leaves nothing.
+appears in the in-cluster store -> the NetworkPolicies and pods as stored are evaluated (not
+enforced: no CNI here enforces them) for who may reach whom -> helm upgrade with more phones per
+PhoneWorld pod changes the phones the broker leases -> helm uninstall leaves nothing.
 
 The cluster is Kubernetes 1.20 (built from Debian's source package): the chart picks
 policy/v1beta1 for the PodDisruptionBudget there by `.Capabilities`, and the rendered Job leaves
@@ -36,6 +37,8 @@ from phonebuddy.storage import StoreSettings, open_store
 from phonebuddy.testing.kube import LocalCluster, kube_bin
 from phonebuddy.testing.ports import free_port
 from phonebuddy.trajectories import TrajectoryStore
+
+from .network_policy import Evaluator, Outside, Pod
 
 REPO = Path(__file__).resolve().parents[2]
 CHART = REPO / "charts" / "phonebuddy"
@@ -139,10 +142,10 @@ async def _keys(settings: StoreSettings, prefix: str) -> list[str]:
         return await store.list(prefix)
 
 
-def _sft_job(cluster: LocalCluster, store: StoreSettings, release_values: list[Path],
-             work: Path) -> list[str]:  # fmt: skip
+def _start_sft_job(cluster: LocalCluster, store: StoreSettings, release_values: list[Path],
+                   work: Path) -> str:  # fmt: skip
     """The tiny model fine-tuned on the in-cluster run by a Job rendered with `phonebuddy jobs
-    render` and applied with kubectl; the keys of the checkpoint it wrote."""
+    render` and applied with kubectl: the objects applied."""
     base = make_tiny(work / "tiny", seed=0)
     files = {p.relative_to(base).as_posix(): p.read_bytes() for p in base.rglob("*") if p.is_file()}
     asyncio.run(_upload(files, store.model_copy(update={"url": "s3://phonebuddy/models/tiny"})))
@@ -165,6 +168,26 @@ def _sft_job(cluster: LocalCluster, store: StoreSettings, release_values: list[P
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     cluster.kubectl("apply", "-f", "-", stdin=rendered)
+    return rendered
+
+
+def _release_pods_with_the_job(cluster: LocalCluster) -> list[dict]:
+    """The release's pods, the SFT Job's among them, as the API server stores them."""
+
+    def pods() -> list[dict]:
+        found = cluster.kubectl("get", "pods", "-l", f"app.kubernetes.io/instance={RELEASE}",
+                                "-o", "json").stdout  # fmt: skip
+        return json.loads(found)["items"]
+
+    def job_pod() -> bool:
+        return any("phonebuddy.dev/job" in p["metadata"]["labels"] for p in pods())
+
+    cluster.wait_for(job_pod, timeout_s=60, what="the SFT Job's pod")
+    return pods()
+
+
+def _finish_sft_job(cluster: LocalCluster, store: StoreSettings, rendered: str) -> list[str]:
+    """The keys of the checkpoint the SFT Job wrote, once it completed; the Job is deleted."""
     job = f"{RELEASE}-phonebuddy-cluster-sft"
 
     def finished() -> bool:
@@ -176,6 +199,63 @@ def _sft_job(cluster: LocalCluster, store: StoreSettings, release_values: list[P
     keys = asyncio.run(_keys(store.model_copy(update={"url": "s3://phonebuddy/sft"}), ""))
     cluster.kubectl("delete", "-f", "-", stdin=rendered)
     return keys
+
+
+def _check_network_policies(cluster: LocalCluster, pods: list[dict]) -> None:
+    """The release's NetworkPolicies and pods as the API server stored them, EVALUATED (not
+    enforced: this cluster's CNI is loopback only, its pods are on the host's network, and no
+    CNI that enforces NetworkPolicies can be installed here) with Kubernetes' semantics
+    (network_policy.py): every pod isolated both ways, and who may reach whom. Reading them back
+    catches what 1.20 would drop silently (it prunes fields it does not know)."""
+    stored = json.loads(cluster.kubectl("get", "networkpolicies", "-l",
+                                        f"app.kubernetes.io/instance={RELEASE}",
+                                        "-o", "json").stdout)["items"]  # fmt: skip
+    sent = [doc for doc in yaml.safe_load_all(cluster.helm("get", "manifest", RELEASE).stdout)
+            if doc and doc["kind"] == "NetworkPolicy"]  # fmt: skip
+    by_name = {policy["metadata"]["name"]: policy for policy in stored}
+    assert set(by_name) == {policy["metadata"]["name"] for policy in sent}
+    for policy in sent:
+        kept = by_name[policy["metadata"]["name"]]
+        # Empty lists and maps are left out when stored (`ingress: []` reads back as absent).
+        assert _pruned(_non_empty(policy["spec"]), kept["spec"]) == [], policy["metadata"]["name"]
+    # 1.21+ labels every namespace with its name; 1.20 does not: label kube-system as a current
+    # cluster would, for the DNS rule's namespaceSelector.
+    cluster.kubectl("label", "namespace", "kube-system", "--overwrite",
+                    "kubernetes.io/metadata.name=kube-system")  # fmt: skip
+    namespaces = {ns["metadata"]["name"]: ns["metadata"].get("labels", {})
+                  for ns in json.loads(cluster.kubectl("get", "namespaces", "-o",
+                                                       "json").stdout)["items"]}  # fmt: skip
+    evaluator = Evaluator(stored, namespaces)
+    released = [Pod.of(pod) for pod in pods]
+    by_role = {pod.labels["app.kubernetes.io/component"]: pod for pod in released}
+    by_role["training"] = by_role.pop("cluster-sft")  # the SFT Job's pod
+    assert {"nats", "minio", "phoneworld", "teacher", "broker", "training"} <= set(by_role)
+    # No cluster DNS here: the peer the DNS rule names, in the namespace as stored.
+    dns = Pod("coredns", "kube-system", {"k8s-app": "kube-dns"}, "10.96.0.10",
+              {"dns": (53, "UDP"), "dns-tcp": (53, "TCP")})  # fmt: skip
+    outside = Outside("198.51.100.7", "an address on the internet")
+    nats, store = by_role["nats"], by_role["minio"]
+    nats_port = nats.named_ports["client"][0]
+    store_port = store.named_ports["s3"][0]
+    for pod in released:
+        assert evaluator.isolated(pod, "Ingress"), pod.name
+        assert evaluator.isolated(pod, "Egress"), pod.name
+        assert evaluator.allows(pod, dns, 53, "UDP"), pod.name
+        assert evaluator.allows(pod, dns, 53, "TCP"), pod.name
+        assert not evaluator.allows(pod, outside, 443), pod.name
+    job = by_role["training"]
+    assert evaluator.allows(job, nats, nats_port)
+    assert evaluator.allows(job, store, store_port)
+    assert not evaluator.allows(job, outside, 443)
+    assert not evaluator.allows(job, by_role["phoneworld"],
+                                by_role["phoneworld"].named_ports["http"][0])  # fmt: skip
+    teacher_port = by_role["teacher"].named_ports["http"][0]
+    assert evaluator.allows(by_role["broker"], by_role["teacher"], teacher_port)
+    assert evaluator.allows(by_role["teacher"], nats, nats_port)
+    # Neither PhoneWorld nor the teacher uses the object store; PhoneWorld calls no service.
+    assert not evaluator.allows(by_role["teacher"], store, store_port)
+    assert not evaluator.allows(by_role["phoneworld"], store, store_port)
+    assert not evaluator.allows(by_role["phoneworld"], by_role["teacher"], teacher_port)
 
 
 def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster, tmp_path: Path) -> None:
@@ -220,7 +300,9 @@ def test_install_roll_out_scale_and_uninstall(cluster: LocalCluster, tmp_path: P
         assert all(e.verdict is not None and e.verdict.success for e in episodes)
         assert {e.policy.version for e in episodes} == {"phoneworld-oracle"}
 
-        keys = _sft_job(cluster, store, release_values, tmp_path)
+        rendered = _start_sft_job(cluster, store, release_values, tmp_path)
+        _check_network_policies(cluster, _release_pods_with_the_job(cluster))
+        keys = _finish_sft_job(cluster, store, rendered)
         step = "cluster-sft/checkpoints/step-00000002"
         assert {
             f"{step}/COMPLETE",
@@ -271,6 +353,15 @@ def _pruned(sent: object, returned: object, path: str = "") -> list[str]:
         return [p for i, (a, b) in enumerate(zip(sent, returned, strict=False))
                 for p in _pruned(a, b, f"{path}[{i}]")]  # fmt: skip
     return []
+
+
+def _non_empty(value: object) -> object:
+    """`value` without the empty lists and maps inside it."""
+    if isinstance(value, dict):
+        return {k: _non_empty(v) for k, v in value.items() if v not in ([], {})}
+    if isinstance(value, list):
+        return [_non_empty(v) for v in value]
+    return value
 
 
 def _dry_run(cluster: LocalCluster, obj: dict) -> subprocess.CompletedProcess[str]:

@@ -113,6 +113,8 @@ def test_a_job_uses_the_release_values_it_is_given(tmp_path: Path) -> None:
                    "objectStore": {"bucket": "ml", "prefix": "team-a"}},
         "objectStore": {"external": {"enabled": True, "endpoint": "s3.example.com:443",
                                      "existingSecret": "team-a-s3"}},
+        # Where the store is, for the egress policies (the release needs it too).
+        "networkPolicy": {"egress": {"objectStore": [{"cidr": "203.0.113.0/24"}]}},
     }))  # fmt: skip
     code, out, err = jobs_render("eval", "--config", str(PAPER / "eval.yaml"), "-f",
                                  str(release_values))  # fmt: skip

@@ -30,25 +30,39 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- end }}
 {{- end -}}
 
+{{/* An image reference: REPOSITORY:TAG, or REPOSITORY@sha256:... when a digest pins it (the
+digest wins over the tag: what runs is exactly that image, whatever the tag points at later).
+phonebuddy.imageRef (dict "repository" R "tag" T "digest" D) */}}
+{{- define "phonebuddy.imageRef" -}}
+{{- with .digest -}}
+{{- if not (regexMatch "^sha256:[0-9a-f]{64}$" .) -}}
+{{- fail (printf "image digest %q must be sha256: and 64 lower-case hex digits, as `crane digest` or `docker buildx imagetools inspect` print it" .) -}}
+{{- end -}}
+{{- printf "%s@%s" $.repository . -}}
+{{- else -}}
+{{- printf "%s:%s" .repository .tag -}}
+{{- end -}}
+{{- end -}}
+
 {{/* A PhoneBuddy image: phonebuddy.image (dict "root" $ "image" .Values.broker.image) */}}
 {{- define "phonebuddy.image" -}}
 {{- $registry := .root.Values.global.image.registry | trimSuffix "/" -}}
-{{- $tag := .image.tag | default .root.Values.global.image.tag | default .root.Chart.AppVersion -}}
+{{- $repository := .image.repository -}}
 {{- if $registry -}}
-{{- printf "%s/%s:%s" $registry .image.repository $tag -}}
-{{- else -}}
-{{- printf "%s:%s" .image.repository $tag -}}
+{{- $repository = printf "%s/%s" $registry .image.repository -}}
 {{- end -}}
+{{- $tag := .image.tag | default .root.Values.global.image.tag | default .root.Chart.AppVersion -}}
+{{- include "phonebuddy.imageRef" (dict "repository" $repository "tag" $tag "digest" .image.digest) -}}
 {{- end -}}
 
 {{/* A third-party image (NATS, MinIO, an emulator): its own tag and pull policy. */}}
 {{- define "phonebuddy.thirdPartyImage" -}}
 {{- $registry := .root.Values.global.image.registry | trimSuffix "/" -}}
+{{- $repository := .image.repository -}}
 {{- if and .image.useGlobalRegistry $registry -}}
-{{- printf "%s/%s:%s" $registry .image.repository .image.tag -}}
-{{- else -}}
-{{- printf "%s:%s" .image.repository .image.tag -}}
+{{- $repository = printf "%s/%s" $registry .image.repository -}}
 {{- end -}}
+{{- include "phonebuddy.imageRef" (dict "repository" $repository "tag" .image.tag "digest" .image.digest) -}}
 {{- end -}}
 
 {{- define "phonebuddy.podSpecCommon" -}}
@@ -216,4 +230,54 @@ phonebuddy.bindEnv (dict "root" $ "name" "X") */}}
 {{- define "phonebuddy.bindEnv" -}}
 - name: {{ .name }}
   value: {{ ternary "127.0.0.1" "0.0.0.0" .root.Values.global.hostNetwork | quote }}
+{{- end -}}
+
+{{/* NetworkPolicy egress rules to destinations given in the values (networkPolicy.egress.*):
+each `{cidr, except}` or `{namespaceSelector, podSelector}` (label maps), with `ports` (TCP);
+without `ports` the default ports given here, and without those any port.
+phonebuddy.egressRules (dict "to" LIST "ports" DEFAULT_PORTS "what" "networkPolicy.egress.nats")
+prints a YAML list (read it back with fromYamlArray). */}}
+{{- define "phonebuddy.egressRules" -}}
+{{- $rules := list -}}
+{{- range $i, $to := .to -}}
+{{- $where := printf "%s[%d]" $.what $i -}}
+{{- if not (kindIs "map" $to) -}}
+{{- fail (printf "%s must be a map: {cidr: ...} or {namespaceSelector: ..., podSelector: ...}, with optional ports" $where) -}}
+{{- end -}}
+{{- range $key := keys $to -}}
+{{- if not (has $key (list "cidr" "except" "namespaceSelector" "podSelector" "ports")) -}}
+{{- fail (printf "%s has an unknown key %q (known: cidr, except, namespaceSelector, podSelector, ports)" $where $key) -}}
+{{- end -}}
+{{- end -}}
+{{- $peer := dict -}}
+{{- if $to.cidr -}}
+{{- if or (hasKey $to "namespaceSelector") (hasKey $to "podSelector") -}}
+{{- fail (printf "%s: give either cidr or selectors, not both (a NetworkPolicy peer is one or the other)" $where) -}}
+{{- end -}}
+{{- $block := dict "cidr" $to.cidr -}}
+{{- with $to.except -}}
+{{- $_ := set $block "except" . -}}
+{{- end -}}
+{{- $peer = dict "ipBlock" $block -}}
+{{- else if or (hasKey $to "namespaceSelector") (hasKey $to "podSelector") -}}
+{{- if hasKey $to "namespaceSelector" -}}
+{{- $_ := set $peer "namespaceSelector" (dict "matchLabels" ($to.namespaceSelector | default dict)) -}}
+{{- end -}}
+{{- if hasKey $to "podSelector" -}}
+{{- $_ := set $peer "podSelector" (dict "matchLabels" ($to.podSelector | default dict)) -}}
+{{- end -}}
+{{- else -}}
+{{- fail (printf "%s needs a cidr, or a namespaceSelector and/or podSelector" $where) -}}
+{{- end -}}
+{{- $rule := dict "to" (list $peer) -}}
+{{- $ports := list -}}
+{{- range (ternary $to.ports $.ports (hasKey $to "ports")) -}}
+{{- $ports = append $ports (dict "port" (int .) "protocol" "TCP") -}}
+{{- end -}}
+{{- if $ports -}}
+{{- $_ := set $rule "ports" $ports -}}
+{{- end -}}
+{{- $rules = append $rules $rule -}}
+{{- end -}}
+{{- toYaml $rules -}}
 {{- end -}}
