@@ -129,8 +129,8 @@ class Said:
         if not digits or not all(d in self.asked for d in digits):
             return False
         start, end = span
-        if start > 0 and self.text[start - 1].isalnum():
-            start -= 1
+        if start > 0 and self.text[start - 1].isascii() and self.text[start - 1].isalnum():
+            start -= 1  # a code's letter ('d12345'); a Chinese verb before it ('充了17度') is not
         if end < len(self.text) and self.text[end].isalnum():
             end += 1
         return re.sub(r"\s", "", self.text[start:end]) in self.question
