@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
 from phonebuddy.phoneworld.apps.appstore.base import APPSTORE, version_key
+from phonebuddy.phoneworld.apps.appstore.content import version_label
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -51,6 +53,36 @@ def not_installed(world: World, *, free: bool | None = None) -> list[Any]:
     taken = {i["id"] for i in data["installed"]} | {w["id"] for w in data["wishlist"]}
     return [a for a in catalogue(world)
             if a["id"] not in taken and (free is None or (a["price"] == 0) == free)]  # fmt: skip
+
+
+def older_version(version: str, rng: random.Random) -> str:
+    """A version behind `version` (the way the reset's outdated apps are behind)."""
+    major, minor, patch = (int(n) for n in version.split("."))
+    return version_label((major, minor - 1, rng.randrange(0, 10)) if minor > 1
+                         else (major - 1, rng.randrange(1, 10), patch))  # fmt: skip
+
+
+def seeded_installed(world: World, rng: random.Random) -> Params:
+    """A task's own 已安装 list: the reset's apps and a seeded few more free ones, a seeded
+    number of them (1 to 20) behind the latest version, the others up to date. Params: the list
+    (`installed`, as the start state holds it), its ids in order and each app's latest version
+    and size (`apps`: id -> [version, MB])."""
+    behind = rng.randint(1, 20)
+    count = rng.randint(max(len(installed_apps(world)), behind + 2), 24)
+    extra = rng.sample(not_installed(world, free=True), count - len(installed_apps(world)))
+    chosen = [*installed_apps(world), *extra]
+    rng.shuffle(chosen)
+    outdated = {a["id"] for a in rng.sample(chosen, behind)}
+    installed = [{"id": a["id"], "version": older_version(a["version"], rng)
+                  if a["id"] in outdated else a["version"]} for a in chosen]  # fmt: skip
+    return {"installed": installed, "ids": [a["id"] for a in chosen],
+            "apps": {a["id"]: [a["version"], a["size"]] for a in chosen}}  # fmt: skip
+
+
+def behind_before(diff: StateDiff, params: Params) -> list[str]:
+    """The ids of the start state's installed apps behind their latest version."""
+    return [i["id"] for i in diff.value_before(INSTALLED)
+            if version_key(i["version"]) < version_key(params["apps"][i["id"]][0])]  # fmt: skip
 
 
 def plain_named(apps: list[Any]) -> list[Any]:

@@ -9,13 +9,14 @@ from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.appstore.common import (
     StoreTemplate,
+    behind_before,
     catalogue,
-    installed_apps,
     open_app_page,
     open_mine,
-    outdated_apps,
     plain_named,
+    seeded_installed,
 )
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, numbers_in, which_is_more
 from phonebuddy.phoneworld.tasks.base import Params, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
@@ -24,16 +25,27 @@ from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Instruction
 
 
-class UpdatesSize(StoreTemplate):
+class _SeededInstalled(StoreTemplate):
+    """A question about the 已安装 list, which this task seeds: which apps are installed and
+    which of them are behind (`seeded_installed`)."""
+
+    answers = True
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return seeded_installed(world, rng)
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.data["installed"] = [dict(entry) for entry in params["installed"]]
+
+
+class UpdatesSize(_SeededInstalled):
     """Aggregation: the sizes of the installed apps that have updates, summed."""
 
     id = "appstore.updates_size"
     difficulty = 8
-    answers = True
 
-    def sample(self, world: World, rng: random.Random) -> Params:
-        return {"ids": [a["id"] for a in installed_apps(world)],
-                "total": round(sum(a["size"] for a in outdated_apps(world)), 1)}  # fmt: skip
+    def total(self, params: Params, behind: list[str]) -> float:
+        return round(sum(params["apps"][i][1] for i in behind), 1)
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
@@ -46,10 +58,11 @@ class UpdatesSize(StoreTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["total"], unit="MB")
+        return Number(self.total(params, behind_before(diff, params)), unit="MB")
 
     def wrong_answer(self, params: Params) -> str:
-        return f"{params['total'] + 12.5:.1f} MB"
+        every = self.total(params, params["ids"])  # every installed app's size
+        return f"{every:.1f} MB"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mine(ui)
@@ -109,16 +122,11 @@ class CompareRating(StoreTemplate):
         yield Answer(text=f"“{winner}”更高，高{abs(a - b):.1f}分")
 
 
-class CountUpdates(StoreTemplate):
+class CountUpdates(_SeededInstalled):
     """Counting: how many installed apps have an update (the 我的 list needs scrolling)."""
 
     id = "appstore.count_updates"
     difficulty = 6
-    answers = True
-
-    def sample(self, world: World, rng: random.Random) -> Params:
-        return {"ids": [a["id"] for a in installed_apps(world)],
-                "count": len(outdated_apps(world))}  # fmt: skip
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
@@ -130,10 +138,11 @@ class CountUpdates(StoreTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["count"])
+        return Number(len(behind_before(diff, params)))
 
     def wrong_answer(self, params: Params) -> str:
-        return f"{params['count'] + 2}个"
+        behind = sum(e["version"] != params["apps"][e["id"]][0] for e in params["installed"])
+        return f"{behind + 2}个"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mine(ui)

@@ -121,6 +121,19 @@ def _month_rows(rng: random.Random, year: int, month: int, days: int, count: int
     return rows
 
 
+def extra_expense(rng: random.Random, month: int, category: str = "") -> dict[str, Any]:
+    """One more expense in `month` (of `category`, else a random one), drawn the way the
+    history's are (a task's own record), on the debit card (the credit card's bill sums the
+    history's February)."""
+    year, _, days, _ = next(m for m in MONTHS if m[1] == month)
+    if not category:
+        category = rng.choices(CATEGORIES, weights=[SPENDING[c][2] for c in CATEGORIES])[0]
+    low, high, _ = SPENDING[category]
+    return {"kind": EXPENSE, "category": category, "merchant": rng.choice(MERCHANTS[category]),
+            "amount_cents": _cents(rng, low, high), "card": DEBIT,
+            "time": _moment(rng, year, month, rng.randrange(1, days + 1))}  # fmt: skip
+
+
 def build(rng: random.Random) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for year, month, days, count in MONTHS:

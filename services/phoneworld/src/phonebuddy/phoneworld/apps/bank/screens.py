@@ -52,8 +52,9 @@ def short_time(epoch: int) -> str:
 
 
 def all_transactions(v: View) -> list[dict[str, Any]]:
-    """What the phone did (newest first), then the seeded history (newest first)."""
-    return [*v.data["records"], *v.content["transactions"]]
+    """What the phone did and the seeded history, newest first (the phone's records come after
+    the history, but a task may start with a few of its own among it)."""
+    return sorted([*v.data["records"], *v.content["transactions"]], key=lambda t: -t["time"])
 
 
 def error_text(v: View) -> Text | None:

@@ -17,9 +17,11 @@ from phonebuddy.phoneworld.apps.bank.content import (
     SAVED_PAYEES,
     SMS_SENDER,
     card_number,
+    extra_expense,
     month_of,
 )
 from phonebuddy.phoneworld.apps.contacts.app import MESSAGES
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import numbers_in
 from phonebuddy.phoneworld.tasks.base import Params
 from phonebuddy.phoneworld.tasks.cross_app.steps import paste_into
@@ -54,6 +56,33 @@ def in_month(world: World, month: int, kind: str | None = EXPENSE) -> list[Any]:
 
 def total(rows: list[Any]) -> int:
     return sum(int(t["amount_cents"]) for t in rows)
+
+
+def seeded_records(
+    rng: random.Random,
+    months: tuple[int, ...] = (1, 2),
+    most: int = 3,
+    also: tuple[tuple[int, str], ...] = (),
+) -> list[Any]:
+    """A task's own few expenses among the history: 1 to `most` in each of `months` and one
+    more of each (month, category) of `also`, newest first, for its setup to put in the records
+    (`add_records`)."""
+    rows = [extra_expense(rng, m) for m in months for _ in range(rng.randint(1, most))]
+    rows += [extra_expense(rng, m, category) for m, category in also]
+    rows.sort(key=lambda r: r["time"], reverse=True)
+    return [{"id": f"t-s{i + 1:02d}", "serial": f"{rng.randrange(10**11, 10**12)}", **row}
+            for i, row in enumerate(rows)]  # fmt: skip
+
+
+def add_records(it: Interaction, records: list[Any]) -> None:
+    """Setup: the task's own records (`seeded_records`) are on the phone."""
+    it.data["records"] = [*(dict(r) for r in records), *it.data["records"]]
+
+
+def records_before(diff: StateDiff, month: int, kind: str = EXPENSE) -> list[Any]:
+    """The phone's records of `kind` in `month` at the start."""
+    return [r for r in diff.value_before(RECORDS) if month_of(r["time"]) == month
+            and r["kind"] == kind]  # fmt: skip
 
 
 def saved_payees(world: World) -> list[Any]:

@@ -13,6 +13,7 @@ from phonebuddy.phoneworld.apps.bank.content import (
     CATEGORIES,
     MERCHANTS,
     SAVED_PAYEES,
+    month_of,
 )
 from phonebuddy.phoneworld.apps.bank.steps import (
     BILL,
@@ -20,6 +21,7 @@ from phonebuddy.phoneworld.apps.bank.steps import (
     RECORDS,
     TRANSFER_NOTES,
     Seen,
+    add_records,
     an_amount,
     balance_drop,
     content,
@@ -29,6 +31,8 @@ from phonebuddy.phoneworld.apps.bank.steps import (
     note_problems,
     open_bank,
     payee_params,
+    records_before,
+    seeded_records,
     total,
     transfer_problems,
     transfer_to_saved,
@@ -41,17 +45,18 @@ from phonebuddy.phoneworld.apps.bank.transfers import (
     TransferFromSms,
 )
 from phonebuddy.phoneworld.apps.contacts.app import MESSAGES
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text, Together, numbers_in
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.expect import NOTES_LIST, WritesValue, one_new_note
-from phonebuddy.phoneworld.tasks.oracle import OracleUI
+from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.ui.format import local_time
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
 NOTES = "com.pw.notes"
-MONTH_EN = {1: "January", 2: "February"}
+MONTH_EN = {1: "January", 2: "February", 3: "March"}
 ALL_MERCHANTS = tuple(m for names in MERCHANTS.values() for m in names)
 
 
@@ -107,6 +112,33 @@ class _MonthQuestion(TaskTemplate):
         yield ui.tap(f"month_{month}")
 
 
+class _WithRecords(_MonthQuestion):
+    """A month question whose task starts with a few of its own expenses among the history
+    (params' `records`, from `seeded_records`)."""
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        add_records(it, params["records"])
+
+    @staticmethod
+    def month_total(diff: StateDiff, params: Params, month: int, kind: str = "expense") -> int:
+        """The month's total of `kind` at the start: the history's (params' `totals`) and the
+        phone's records."""
+        return params["totals"][kind][str(month)] + total(records_before(diff, month, kind))
+
+
+def history_totals(world: World) -> dict[str, dict[str, int]]:
+    """The history's own totals by kind and month."""
+    return {kind: {str(m): total(in_month(world, m, kind)) for m in (1, 2)}
+            for kind in ("expense", "income")}  # fmt: skip
+
+
+def with_records(totals: dict[str, dict[str, int]], records: list[Any], month: int,
+                 kind: str = "expense") -> int:  # fmt: skip
+    """A month's total with the task's own records (what `month_total` reads from state)."""
+    own = [r for r in records if month_of(r["time"]) == month and r["kind"] == kind]
+    return totals[kind][str(month)] + total(own)
+
+
 class CategorySpend(_MonthQuestion):
     """Aggregation: the sum of one category's expenses in a month (scroll and add up)."""
 
@@ -149,57 +181,73 @@ class CategorySpend(_MonthQuestion):
         yield Answer(text=money_text(cents))
 
 
-class LargestExpense(_MonthQuestion):
-    """Aggregation: a month's largest single expense, its merchant and its amount."""
+class LargestExpense(_WithRecords):
+    """Aggregation: a month's largest single expense in a category, its merchant and its
+    amount (the month's list searched by the category, scrolled)."""
 
     id = "bank.largest_expense"
-    difficulty = 10
+    difficulty = 11
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        month = rng.choice((1, 2))
-        rows = sorted(in_month(world, month), key=lambda t: -t["amount_cents"])
-        top = rows[0]
-        second = next(t for t in rows if t["merchant"] != top["merchant"])
-        return {"month": month, "merchant": top["merchant"], "cents": top["amount_cents"],
+        month, category = rng.choice((1, 2, 3)), rng.choice(CATEGORIES)
+        history = [t for t in in_month(world, month) if t["category"] == category]
+        own = max(1, 2 - len(history)) + rng.randrange(2)  # at least two expenses in all
+        records = seeded_records(rng, (1, 2, 3), 2, also=((month, category),) * own)
+        rows = in_month(world, month) + [r for r in records if month_of(r["time"]) == month]
+        mine = sorted((t for t in rows if t["category"] == category),
+                      key=lambda t: -t["amount_cents"])  # fmt: skip
+        top = mine[0]
+        second = next((t for t in mine if t["merchant"] != top["merchant"]), mine[1])
+        return {"month": month, "category": category, "records": records,
+                "history": [[t["merchant"], t["amount_cents"]] for t in history],
+                "merchant": top["merchant"], "cents": top["amount_cents"],
                 "second": second["merchant"], "second_cents": second["amount_cents"]}  # fmt: skip
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
-        m, en = params["month"], MONTH_EN[params["month"]]
+        m, c, en = params["month"], params["category"], MONTH_EN[params["month"]]
         return phrased(
-            zh=[f"{m}月我单笔金额最大的那笔支出是在哪家商户花的？花了多少钱？",
-                f"找出{m}月份金额最大的一笔支出，告诉我商户和金额",
-                f"我{m}月最大的一笔消费付给了谁，付了多少？"],
-            en=[f"At which merchant did I make my single biggest expense in {en}, and how much "
-                "was it?",
-                f"Find the largest expense in {en} and tell me its merchant and amount",
-                f"Who got my biggest single payment in {en}, and how much did I pay?"],
+            zh=[f"{m}月我在“{c}”上单笔金额最大的那笔支出是在哪家商户花的？花了多少钱？",
+                f"找出{m}月份“{c}”类里金额最大的一笔支出，告诉我商户和金额",
+                f"我{m}月“{c}”方面最大的一笔消费付给了谁，付了多少？"],
+            en=[f"At which merchant did I make my single biggest '{c}' expense in {en}, and how "
+                "much was it?",
+                f"Find the largest '{c}' expense in {en} and tell me its merchant and amount",
+                f"Who got my biggest single '{c}' payment in {en}, and how much did I pay?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        others = [m for m in ALL_MERCHANTS if m != params["merchant"]]
-        merchant = Text([params["merchant"]], others=others, what="merchant")
-        return Together(Money(params["cents"] / 100), merchant)
+        own = [[r["merchant"], r["amount_cents"]]
+               for r in records_before(diff, params["month"])
+               if r["category"] == params["category"]]  # fmt: skip
+        merchant, cents = max([*params["history"], *own], key=lambda row: row[1])
+        others = [m for m in ALL_MERCHANTS if m != merchant]
+        return Together(Money(cents / 100), Text([merchant], others=others, what="merchant"))
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['second']}，{params['second_cents'] / 100:.2f}元"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from self.open_month(ui, params["month"], "out")
+        yield from ui.type_into("search", params["category"])
         seen = Seen()
         yield from seen.scan(ui)
-        merchant, _, amount = max(seen.rows.values(), key=lambda row: row[2])
+        rows = [row for row in seen.rows.values() if row[1].startswith(params["category"] + "｜")]
+        if not rows:
+            raise OracleError(f"no {params['category']} expense in month {params['month']}")
+        merchant, _, amount = max(rows, key=lambda row: row[2])
         yield Answer(text=f"{merchant}，{amount:.2f}元")
 
 
-class SpendChange(_MonthQuestion):
+class SpendChange(_WithRecords):
     """Comparison: how far one month's spending is from the other's."""
 
     id = "bank.spend_change"
     difficulty = 7
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        jan, feb = total(in_month(world, 1)), total(in_month(world, 2))
-        return {"january": jan, "february": feb, "first": rng.choice((1, 2))}
+        totals, records = history_totals(world), seeded_records(rng)
+        return {"totals": totals, "records": records, "first": rng.choice((1, 2)),
+                "february": with_records(totals, records, 2)}  # fmt: skip
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         a, b = (1, 2) if params["first"] == 1 else (2, 1)
@@ -214,7 +262,8 @@ class SpendChange(_MonthQuestion):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Money(abs(params["february"] - params["january"]) / 100)
+        january, february = (self.month_total(diff, params, m) for m in (1, 2))
+        return Money(abs(february - january) / 100)
 
     def wrong_answer(self, params: Params) -> str:
         return money_text(params["february"])
@@ -227,17 +276,19 @@ class SpendChange(_MonthQuestion):
         yield Answer(text=money_text(abs(round(february * 100) - round(january * 100))))
 
 
-class MonthNet(_MonthQuestion):
+class MonthNet(_WithRecords):
     """Income against spending: what a month left over (income minus expenses)."""
 
     id = "bank.month_net"
     difficulty = 5
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        nets = {m: total(in_month(world, m, "income")) - total(in_month(world, m)) for m in (1, 2)}
+        totals, records = history_totals(world), seeded_records(rng)
+        nets = {m: with_records(totals, records, m, "income") - with_records(totals, records, m)
+                for m in (1, 2)}  # fmt: skip
         month = rng.choice([m for m, net in nets.items() if net > 0] or [1, 2])
-        return {"month": month, "income": total(in_month(world, month, "income")),
-                "spent": total(in_month(world, month))}  # fmt: skip
+        return {"month": month, "totals": totals, "records": records,
+                "income": with_records(totals, records, month, "income")}  # fmt: skip
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         m, en = params["month"], MONTH_EN[params["month"]]
@@ -250,7 +301,9 @@ class MonthNet(_MonthQuestion):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Money((params["income"] - params["spent"]) / 100)
+        month = params["month"]
+        income = self.month_total(diff, params, month, "income")
+        return Money((income - self.month_total(diff, params, month)) / 100)
 
     def wrong_answer(self, params: Params) -> str:
         return money_text(params["income"])
@@ -317,7 +370,11 @@ class Balance(_MonthQuestion):
     difficulty = 4
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {"cents": content(world)["balance_cents"], "hint": rng.choice(("一卡通", "储蓄卡"))}
+        cents = rng.randrange(500, 80000) * 100 + rng.choice((0, 0, rng.randrange(1, 100)))
+        return {"cents": cents, "hint": rng.choice(("一卡通", "储蓄卡"))}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.data["balance_cents"] = params["cents"]  # this task's balance
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         card = params["hint"]

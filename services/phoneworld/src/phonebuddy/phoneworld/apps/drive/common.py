@@ -150,14 +150,16 @@ def scroll_down(ui: OracleUI) -> Action:
 
 def collect_rows(ui: OracleUI, prefix: str, into: dict[str, list[str]]) -> Iterator[Action]:
     """Scroll the list to its end, keeping the texts of every row whose id starts with
-    `prefix` ('file_') in `into`, by widget id."""
+    `prefix` ('file_') in `into`, by widget id (the fullest reading of each: a row cut at the
+    list's edge shows only some of its texts)."""
     rid = f"{DRIVE}:id/{prefix}"
     while True:
         for node in ui.device.ui_tree().walk():
             if node.resource_id.startswith(rid):
-                into[node.resource_id.rpartition(":id/")[2]] = [
-                    n.text for n in node.walk() if n.text
-                ]
+                key = node.resource_id.rpartition(":id/")[2]
+                found = [n.text for n in node.walk() if n.text]
+                if len(found) >= len(into.get(key, [])):
+                    into[key] = found
         if ui.device.scroll_room("content")[1] <= 0:
             return
         yield scroll_down(ui)

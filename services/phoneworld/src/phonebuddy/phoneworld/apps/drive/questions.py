@@ -20,6 +20,8 @@ from phonebuddy.phoneworld.apps.drive.common import (
     search_again,
     trail,
 )
+from phonebuddy.phoneworld.apps.drive.content import PEOPLE, ROLES
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
@@ -123,17 +125,35 @@ class ModifiedLater(DriveTemplate):
         yield Answer(text=max(seen)[1])
 
 
+# Colleagues a file may be shared with besides the contacts of PEOPLE (shown by email).
+TEAM = tuple(f"{name}@brightlabs.io" for name in (
+    "jordan.lee", "priya.shah", "daniel.wu", "chloe.martin", "ethan.zhang", "grace.liu",
+    "henry.ford", "isabel.cruz", "jack.nguyen", "kate.miller", "leo.rossi", "nina.petrova",
+    "oscar.diaz", "ruby.green", "tom.baker", "zoe.adams", "ava.thompson", "ben.carter",
+    "carlos.ruiz", "hana.sato", "ivan.novak", "julia.weber",
+))  # fmt: skip
+
+
 class CountEditors(DriveTemplate):
-    """Counting: the people with Editor access to a file, on its Share page."""
+    """Counting: the people with Editor access to a file, on its Share page (this task shares
+    the file with a seeded team: 1 to 24 editors among up to 30 people)."""
 
     id = "drive.count_editors"
     difficulty = 7
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        pool = [f for f in my_files(world) if any(s["role"] == "Editor" for s in f["shares"])]
-        file = pick(rng, pool)
-        return {"file_id": file["id"], "name": file["name"]}
+        file = pick(rng, my_files(world))
+        editors, others = rng.randint(1, 24), rng.randint(0, 6)
+        people = rng.sample([email for _, email in PEOPLE] + list(TEAM), editors + others)
+        roles = ["Editor"] * editors + [rng.choice(ROLES[:2]) for _ in range(others)]
+        rng.shuffle(roles)
+        shares = [{"id": email, "role": role} for email, role in zip(people, roles, strict=True)]
+        return {"file_id": file["id"], "name": file["name"], "shares": shares}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        file = next(f for f in it.data["files"] if f["id"] == params["file_id"])
+        file["shares"] = [dict(share) for share in params["shares"]]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         name = params["name"]
@@ -151,7 +171,7 @@ class CountEditors(DriveTemplate):
         return Number(sum(1 for s in shares if s["role"] == "Editor"))
 
     def wrong_answer(self, params: Params) -> str:
-        return "7"
+        return str(len(params["shares"]) + 1)  # everyone with access, the owner too
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from find_file(ui, params["file_id"], params["name"])

@@ -12,7 +12,9 @@ from phonebuddy.phoneworld.apps.files.content import (
     APK,
     ARCHIVE,
     CATEGORIES,
+    DOCUMENT,
     FILES,
+    SIZES,
     VIDEO,
     category,
     extension,
@@ -164,6 +166,9 @@ class DeleteLargest(FilesTemplate):
         yield ui.tap("confirm_delete")
 
 
+NEW_PDFS = ("扫描件", "电子发票", "行程单", "会议材料", "报销单", "说明书", "成绩单", "合同草案")
+
+
 def shown_mb(kb: int) -> float:
     """A size as the list shows it, in MB."""
     return kb / 1024 if kb < 1024 else round(kb / 1024, 1)
@@ -177,21 +182,42 @@ class PdfTotal(FilesTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {"folder": "文档"}
+        pdfs = {folder: [f for f in in_folder(world, folder) if extension(f["name"]) == "pdf"]
+                for folder in ("文档", "下载")}  # fmt: skip
+        folder = rng.choice([name for name, found in pdfs.items() if len(found) >= 3])
+        # this task starts with a seeded few of them deleted (in the 回收站) and one or two
+        # PDFs saved there lately
+        gone = rng.sample(pdfs[folder], rng.randrange(len(pdfs[folder])))
+        low, high = SIZES[DOCUMENT]
+        new = []
+        for i, stem in enumerate(rng.sample(NEW_PDFS, rng.randint(1, 2))):
+            ago = rng.randrange(1, 10) * 86400 + rng.randrange(0, 86400 // 60) * 60
+            day = local_time(EPOCH_START - ago)
+            new.append({"id": f"f-new{i + 1}", "name": f"{stem}_{day:%m%d}.pdf",
+                        "folder": folder, "size": rng.randrange(low, high),
+                        "modified": EPOCH_START - ago, "starred": False,
+                        "trashed_at": None})  # fmt: skip
+        return {"folder": folder, "trashed": sorted(f["id"] for f in gone), "new": new}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.app_data(FILES)["files"] += [dict(f) for f in params["new"]]
+        trash_in_setup(it, params["trashed"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        d = params["folder"]
         return phrased(
-            zh=["文档文件夹里（不算子文件夹）所有PDF文件加起来一共多大？单位用MB",
-                "算一下文档文件夹中PDF文件的总大小是多少MB（只算文档本身，不含子文件夹）",
-                "文档里直接放着的那些PDF，总共占了多少MB？"],
-            en=["How big are all the PDFs in the 文档 folder together (not its subfolders), in MB?",
-                "Add up the sizes of the PDF files in 文档 (the folder itself, not its "
+            zh=[f"{d}文件夹里（不算子文件夹）所有PDF文件加起来一共多大？单位用MB",
+                f"算一下{d}文件夹中PDF文件的总大小是多少MB（只算{d}本身，不含子文件夹）",
+                f"{d}里直接放着的那些PDF，总共占了多少MB？"],
+            en=[f"How big are all the PDFs in the {d} folder together (not its subfolders), in MB?",
+                f"Add up the sizes of the PDF files in {d} (the folder itself, not its "
                 "subfolders): how many MB?",
-                "How many MB do the PDFs lying directly in 文档 take in total?"],
+                f"How many MB do the PDFs lying directly in {d} take in total?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        sizes = [f["size"] for f in live_before(diff, "文档") if extension(f["name"]) == "pdf"]
+        pdfs = [f for f in live_before(diff, params["folder"]) if extension(f["name"]) == "pdf"]
+        sizes = [f["size"] for f in pdfs]
         exact = sum(sizes) / 1024
         shown = sum(shown_mb(kb) for kb in sizes)
         return Number(round(exact, 1), round(exact, 2), round(shown, 1), unit="MB")
@@ -200,7 +226,7 @@ class PdfTotal(FilesTemplate):
         return "1.5MB"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
-        yield from open_folder(ui, "文档")
+        yield from open_folder(ui, params["folder"])
         seen: dict[str, float] = {}
         while True:
             for row_id, name, rest in shown_files(ui):

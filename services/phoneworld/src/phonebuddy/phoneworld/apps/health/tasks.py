@@ -12,6 +12,7 @@ from phonebuddy.phoneworld.apps.clock.tasks import (
 from phonebuddy.phoneworld.apps.health.app import (
     HEALTH,
     KINDS,
+    SPEEDS,
     day_of,
 )
 from phonebuddy.phoneworld.apps.health.cross import (
@@ -37,6 +38,7 @@ from phonebuddy.phoneworld.apps.health.steps import (
     week_steps,
     weekday_forms,
 )
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import (
     Expectation,
     Number,
@@ -148,7 +150,17 @@ class WeekTotal(HealthTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {"off": rng.choice((-1000, 1000, 500))}
+        # this task's own last 7 days of steps (today's so far is fewer)
+        steps = [rng.randrange(2000, 18000) if ago else rng.randrange(1500, 6000)
+                 for ago in range(7)]  # fmt: skip
+        return {"steps": steps}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for day in it.data["days"]:
+            if day["ago"] < 7:
+                steps = params["steps"][day["ago"]]
+                day["active"] += steps // 180 - day["steps"] // 180  # active minutes follow
+                day["steps"] = steps
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
@@ -211,14 +223,26 @@ class BestDay(HealthTemplate):
 
 
 class LongestRun(HealthTemplate):
-    """Max over a filtered, scrolled list: the longest run's distance."""
+    """Max over a filtered, scrolled list: the longest run's distance (this task's own runs:
+    their times and paces seeded)."""
 
     id = "health.longest_run"
     difficulty = 5
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {}
+        runs = {}
+        for workout in health(world)["workouts"]:
+            if workout["kind"] == "跑步":
+                minutes = rng.randrange(20, 75)
+                km = round(minutes * rng.uniform(*SPEEDS["跑步"]) / 60, 2)
+                runs[workout["id"]] = [minutes, km]
+        return {"runs": runs}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for workout in it.data["workouts"]:
+            if workout["id"] in params["runs"]:
+                workout["minutes"], workout["distance"] = params["runs"][workout["id"]]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(

@@ -28,6 +28,7 @@ from phonebuddy.phoneworld.apps.reader.cross import (
     RecommendChain,
     ShareToSms,
 )
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import (
     Duration,
     Expectation,
@@ -212,7 +213,12 @@ class WeekMinutes(ReaderTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {"total": sum(world.content(READER)["minutes"])}
+        # this task's own week of reading, a day's minutes as the app's content draws them
+        minutes = [rng.randrange(0, 90) for _ in world.content(READER)["minutes"]]
+        return {"minutes": minutes, "total": sum(minutes)}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.data["minutes"] = list(params["minutes"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(

@@ -21,6 +21,7 @@ from phonebuddy.phoneworld.apps.secondhand.common import (
     whole_yuan,
 )
 from phonebuddy.phoneworld.apps.secondhand.content import CATEGORIES, CONDITIONS
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
@@ -153,7 +154,20 @@ class OwnTotal(SecondhandTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {"total": sum(x["price"] for x in own(world) if not x["sold"])}
+        # this task's own asking prices (repriced around the usual ones, in 5 yuan steps) and a
+        # seeded one or two of the listings already sold
+        mine = own(world)
+        prices = {str(x["id"]): rng.randrange(x["price"] // 200, x["price"] * 3 // 200 + 1, 5)
+                  * 100 for x in mine}  # fmt: skip
+        sold = sorted(str(x["id"]) for x in rng.sample(mine, rng.randrange(3)))
+        total = sum(cents for listing, cents in prices.items() if listing not in sold)
+        return {"prices": prices, "sold": sold, "total": total}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for listing in it.data["listings"]:
+            if listing["id"] in params["prices"]:
+                listing["price"] = params["prices"][listing["id"]]
+                listing["sold"] = listing["id"] in params["sold"]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(

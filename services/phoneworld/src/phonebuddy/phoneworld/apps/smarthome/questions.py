@@ -19,7 +19,8 @@ from phonebuddy.phoneworld.apps.smarthome.common import (
     readings,
 )
 from phonebuddy.phoneworld.apps.smarthome.content import ROOMS
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -34,32 +35,50 @@ def week_kwh(world: World, device_id: str) -> float:
 
 
 class MostHumidRoom(SmartHomeTemplate):
-    """Compare: the room whose 温湿度计 reads the highest humidity."""
+    """Compare: the room whose 温湿度计 reads the highest humidity, and that humidity (this
+    task's own readings: every room's differs)."""
 
     id = "smarthome.most_humid_room"
     difficulty = 8
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        sensors = readings(world)["sensors"]
-        ranked = sorted(ROOMS, key=lambda r: -sensors[r]["humidity"])
-        sensor_ids = [d["id"] for d in devices(world) if d["kind"] == "sensor"]
-        return {"room": ranked[0], "others": ranked[1:], "sensor_ids": sensor_ids}
+        sensors = [d for d in devices(world) if d["kind"] == "sensor"]
+        level = rng.randrange(30, 66)  # the day's humidity, every room's a little apart
+        humidity = [level + h for h in rng.sample(range(26), len(sensors))]
+        found = {str(d["id"]): {"temp": round(rng.uniform(18, 28), 1), "humidity": h}
+                 for d, h in zip(sensors, humidity, strict=True)}  # fmt: skip
+        ranked = sorted(sensors, key=lambda d: -found[d["id"]]["humidity"])
+        return {"readings": found, "sensor_ids": [str(d["id"]) for d in sensors],
+                "second": [str(ranked[1]["room"]), found[ranked[1]["id"]]["humidity"]]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for device in it.data["devices"]:
+            if device["id"] in params["readings"]:
+                device["reading"] = dict(params["readings"][device["id"]])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
-            zh=["家里哪个房间湿度最高？", "看看各房间的温湿度计，哪个房间最潮湿？",
-                "智能家居里，湿度读数最高的是哪个房间？"],
-            en=["Which room at home has the highest humidity?",
-                "Check the room sensors: which room is the most humid?",
-                "In Smart Home, which room's humidity reading is the highest?"],
+            zh=["家里哪个房间湿度最高？湿度是多少？",
+                "看看各房间的温湿度计，哪个房间最潮湿，湿度多少？",
+                "智能家居里，湿度读数最高的是哪个房间？读数是多少？"],
+            en=["Which room at home has the highest humidity, and what is it?",
+                "Check the room sensors: which room is the most humid, and how humid is it?",
+                "In Smart Home, which room's humidity reading is the highest, and what does it "
+                "read?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Text((params["room"],), others=params["others"], what="room")
+        before = {d["id"]: d for d in diff.before["apps"][SMARTHOME]["devices"]}
+        found = {before[i]["room"]: before[i]["reading"]["humidity"] for i in params["sensor_ids"]}
+        room = max(found, key=lambda r: found[r])
+        others = [r for r in ROOMS if r != room]
+        return Together(Text((room,), others=others, what="room"),
+                        Number(found[room], unit="%"))  # fmt: skip
 
     def wrong_answer(self, params: Params) -> str:
-        return params["others"][0]
+        room, humidity = params["second"]
+        return f"{room}，湿度{humidity}%"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("智能家居")
@@ -70,7 +89,7 @@ class MostHumidRoom(SmartHomeTemplate):
             value = int(status.split("湿度")[1].rstrip("%"))
             if value > best_value:
                 best, best_value = room, value
-        yield Answer(text=best)
+        yield Answer(text=f"{best}，湿度{best_value}%")
 
 
 class WeekEnergy(SmartHomeTemplate):
@@ -118,8 +137,14 @@ class OfflineCount(SmartHomeTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {"count": sum(not d["online"] for d in devices(world)),
+        # this task's own offline devices: a seeded 1 to 18 of them
+        offline = rng.sample([str(d["id"]) for d in devices(world)], rng.randint(1, 18))
+        return {"count": len(offline), "offline": sorted(offline),
                 "ids": [d["id"] for d in devices(world)]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for device in it.data["devices"]:
+            device["online"] = device["id"] not in params["offline"]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(

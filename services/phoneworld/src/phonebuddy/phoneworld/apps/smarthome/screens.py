@@ -160,7 +160,7 @@ class HomeScreens(SmartHomeBase):
         ]  # fmt: skip
 
     def _controls_sensor(self, v: View, d: Device) -> list[Widget | None]:
-        r = v.content["readings"]["sensors"][d["room"]]
+        r = self.reading(v, d)
         return [Text(f"温度：{r['temp']}℃", size=44, id="temperature"),
                 Text(f"湿度：{r['humidity']}%", size=44, id="humidity")]  # fmt: skip
 

@@ -7,6 +7,7 @@ import random
 import re
 from collections.abc import Iterator
 
+from phonebuddy.phoneworld.apps.teamchat.base import TEAMCHAT
 from phonebuddy.phoneworld.apps.teamchat.common import (
     MESSAGES_PATH,
     TeamchatTemplate,
@@ -16,7 +17,8 @@ from phonebuddy.phoneworld.apps.teamchat.common import (
     scroll_down,
     to_top,
 )
-from phonebuddy.phoneworld.apps.teamchat.content import MEMBERS
+from phonebuddy.phoneworld.apps.teamchat.content import EXPENSE_ITEMS, MEMBERS
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
 from phonebuddy.phoneworld.tasks.base import Params, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
@@ -35,25 +37,41 @@ class ExpensesWeek(TeamchatTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {"days": 7}
+        # the days asked about, and this task's own few expenses posted in them lately
+        days, people = rng.randint(3, 10), [m["id"] for m in world.content(TEAMCHAT)["members"]]
+        posts = []
+        for n in range(rng.randint(1, 3)):
+            day, cents = rng.randrange(days), rng.randrange(8, 260) * 50
+            hour = rng.randrange(7, 9) if day == 0 else rng.randrange(8, 20)  # today: early
+            hm = f"{hour:02d}:{rng.randrange(60):02d}"
+            posts.append({"id": f"m-expenses-new{n + 1}", "channel": "expenses",
+                          "author": rng.choice(people), "day": day, "hm": hm,
+                          "text": f"{rng.choice(EXPENSE_ITEMS)}: ${cents // 100}.{cents % 100:02d}",
+                          "parent": None, "reactions": {}, "pinned": False,
+                          "edited": False})  # fmt: skip
+        return {"days": days, "posts": posts}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.data["messages"] += [dict(post, reactions={}) for post in params["posts"]]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
+        n = params["days"]
         return phrased(
-            zh=["Huddle的#expenses频道里，最近7天（含今天）大家报的金额加起来是多少美元？",
-                "算一下#expenses中近7天（包括今天）发布的所有费用总额（美元）",
-                "最近7天（今天也算）在#expenses里贴出的金额总共多少美元？"],
-            en=["In Huddle's #expenses, what do the amounts posted in the last 7 days (today "
+            zh=[f"Huddle的#expenses频道里，最近{n}天（含今天）大家报的金额加起来是多少美元？",
+                f"算一下#expenses中近{n}天（包括今天）发布的所有费用总额（美元）",
+                f"最近{n}天（今天也算）在#expenses里贴出的金额总共多少美元？"],
+            en=[f"In Huddle's #expenses, what do the amounts posted in the last {n} days (today "
                 "included) add up to, in dollars?",
-                "Sum every expense posted in #expenses over the last 7 days, today included",
-                "How many dollars were posted in #expenses during the last 7 days (counting "
+                f"Sum every expense posted in #expenses over the last {n} days, today included",
+                f"How many dollars were posted in #expenses during the last {n} days (counting "
                 "today)?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         msgs = diff.value_before(MESSAGES_PATH)
         total = sum(float(AMOUNT.search(m["text"])[1]) for m in msgs  # type: ignore[index]
-                    if m["channel"] == "expenses" and not m["parent"] and m["day"] < 7
-                    and AMOUNT.search(m["text"]))  # fmt: skip
+                    if m["channel"] == "expenses" and not m["parent"]
+                    and m["day"] < params["days"] and AMOUNT.search(m["text"]))  # fmt: skip
         return Number(round(total, 2))
 
     def wrong_answer(self, params: Params) -> str:

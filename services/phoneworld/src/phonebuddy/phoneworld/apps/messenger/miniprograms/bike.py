@@ -354,6 +354,6 @@ class Bike(MiniProgram):
                 trailing=yuan(h["fee_cents"]),
                 id=f"trip_{h['id']}",
             )
-            for h in v.content["history"]
+            for h in v.data.get("history", v.content["history"])  # a task may start with its own
         ]
         return MiniPage(rows, title="我的行程")

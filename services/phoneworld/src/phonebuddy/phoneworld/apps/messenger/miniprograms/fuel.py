@@ -67,6 +67,12 @@ def fill(unit_cents: int, mode: str, amount: int, coupon: Any) -> dict[str, int]
     }
 
 
+def price(data: Any, station: Any, fuel: str) -> int:
+    """A station's price of `fuel` today, in cents per litre: the day's own where the data has
+    one (a task may start on a day of other prices), else the listed one."""
+    return int(data.get("prices", {}).get(station["id"], {}).get(fuel, station["prices"][fuel]))
+
+
 def used_coupons(data: Any) -> set[str]:
     return {r["coupon"] for r in data["receipts"] if r["status"] == "paid" and r["coupon"]}
 
@@ -130,7 +136,8 @@ class Fuel(MiniProgram):
             self._refuse(it, "单笔加油不能超过200升")
         if coupon is not None and coupon["id"] in used_coupons(self.data(it)):
             coupon = None
-        sums = fill(station["prices"][fuel], mode, amount, coupon)
+        unit = price(self.data(it), station, fuel)
+        sums = fill(unit, mode, amount, coupon)
         if coupon is not None and not sums["discount_cents"]:
             self._refuse(it, f"未满{yuan(coupon['threshold_cents'])}，不能使用该优惠券")
         receipt = {
@@ -138,7 +145,7 @@ class Fuel(MiniProgram):
             "station": station_id,
             "fuel": fuel,
             "pump": int(pump_text),
-            "unit_cents": station["prices"][fuel],
+            "unit_cents": unit,
             "mode": mode,
             "coupon": coupon["id"] if coupon else None,
             **sums,
@@ -184,7 +191,7 @@ class Fuel(MiniProgram):
                 ListItem(
                     s["name"],
                     subtitle=f"{s['distance_km']}km · {s['address']}",
-                    trailing=f"{fuel_label(fuel)} {yuan(s['prices'][fuel])}/L",
+                    trailing=f"{fuel_label(fuel)} {yuan(price(v.data, s, fuel))}/L",
                     leading="油",
                     leading_color=BRAND,
                     on_tap=v.go("station", station=s["id"]),
@@ -207,7 +214,7 @@ class Fuel(MiniProgram):
                     Text(s["name"], size=44, bold=True, id="station_name"),
                     Text(s["address"], id="station_address"),
                     *(
-                        Text(f"{fuel_label(f)}  {yuan(s['prices'][f])}/升", id=f"price_{f}")
+                        Text(f"{fuel_label(f)}  {yuan(price(v.data, s, f))}/升", id=f"price_{f}")
                         for f in FUELS
                     ),
                 ]

@@ -19,6 +19,7 @@ from phonebuddy.phoneworld.apps.messenger.miniprograms.task_steps import (
     row_texts,
 )
 from phonebuddy.phoneworld.apps.messenger.steps import (
+    MESSENGER,
     PAY_CONFIRM,
     MessengerTemplate,
     mini,
@@ -26,7 +27,8 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     pass_first_use_prompts,
 )
 from phonebuddy.phoneworld.apps.messenger.timeline import seeded_time
-from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import Duration, Expectation, Money, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -372,29 +374,44 @@ class BikeRide(MessengerTemplate):
 
 
 class BikeLastRide(MessengerTemplate):
+    """The last ride in the trip history: what it cost and how long it took, or where it ended
+    (this task's own trips, drawn as the app's content draws them)."""
+
     id = "mini.bike.last_ride"
     category = Category.MINI_PROGRAM
     difficulty = 11
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        history = mini_content(world, "bike")["history"]
-        last = min(history, key=lambda h: h["days_ago"])
+        trips = []
+        for i in range(3):
+            seconds = rng.randrange(4, 70) * 60 + rng.randrange(0, 60)
+            trips.append({"id": f"bh{i + 1}", "bike": str(rng.randrange(860_100_000, 860_999_999)),
+                          "from": rng.choice(SPOTS), "to": rng.choice(SPOTS), "seconds": seconds,
+                          "fee_cents": ride_fee(seconds),
+                          "days_ago": 1 + 3 * i + rng.randrange(0, 3)})  # fmt: skip
+        last = trips[0]
         return {
+            "history": trips,
             "trip": str(last["id"]),
             "fee_cents": int(last["fee_cents"]),
             "to": str(last["to"]),
             "ask": rng.choice(("fee", "route")),
         }
 
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.for_app(MESSENGER).data["mini"]["bike"]["history"] = [dict(h) for h in params["history"]]
+
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         if params["ask"] == "fee":
             return phrased(
-                zh=["我上一次骑「青骑单车」花了多少钱？", "查一下我最近一次骑「青骑单车」的费用",
-                    "上回骑「青骑单车」付了多少车费？"],
-                en=["How much did my last 青骑单车 bike ride cost?",
-                    "Check what my most recent 青骑单车 ride cost",
-                    "What was the fare of my previous 青骑单车 bike ride?"],
+                zh=["我上一次骑「青骑单车」花了多少钱，骑了多久？",
+                    "查一下我最近一次骑「青骑单车」的费用和骑行时长",
+                    "上回骑「青骑单车」付了多少车费？骑了多长时间？"],
+                en=["How much did my last 青骑单车 bike ride cost, and how long was it?",
+                    "Check the cost and the duration of my most recent 青骑单车 ride",
+                    "What was the fare of my previous 青骑单车 bike ride, and how long did I "
+                    "ride?"],
             )  # fmt: skip
         return phrased(
             zh=["我上一次骑「青骑单车」骑到了哪里？", "最近一次骑「青骑单车」，我的终点是哪儿？",
@@ -405,15 +422,19 @@ class BikeLastRide(MessengerTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        last = min(diff.value_before(mini("bike", "history")), key=lambda h: h["days_ago"])
         if params["ask"] == "fee":
-            return Money(params["fee_cents"] / 100)
-        return Text([params["to"]], others=SPOTS, what="place")
+            return Together(Money(last["fee_cents"] / 100), Duration(-(-last["seconds"] // 60)))
+        return Text([last["to"]], others=SPOTS, what="place")
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
-        return yuan(params["fee_cents"] + 100) if params["ask"] == "fee" else "西湖"
+        if params["ask"] == "fee":
+            minutes = -(-params["history"][0]["seconds"] // 60)
+            return f"{yuan(params['fee_cents'] + 100)}，{minutes}分钟"
+        return "西湖"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mini(ui, "bike")
@@ -422,7 +443,9 @@ class BikeLastRide(MessengerTemplate):
         yield ui.tap("trips")
         texts = row_texts(ui, f"trip_{params['trip']}")
         if params["ask"] == "fee":
-            yield Answer(text=next(t for t in texts if t.startswith("¥")))
+            fee = next(t for t in texts if t.startswith("¥"))
+            minutes = next(t for t in texts if "骑行" in t).split("骑行")[1]
+            yield Answer(text=f"{fee}，骑行{minutes}")
         else:
             yield Answer(text=next(t for t in texts if "→" in t).split("→")[-1].strip())
 

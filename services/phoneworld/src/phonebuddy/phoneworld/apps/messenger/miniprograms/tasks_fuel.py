@@ -11,7 +11,7 @@ from typing import Any
 
 from phonebuddy.phoneworld.apps.messages.tasks import add_incoming, address_book, open_thread
 from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import find
-from phonebuddy.phoneworld.apps.messenger.miniprograms.fuel import fill
+from phonebuddy.phoneworld.apps.messenger.miniprograms.fuel import BASE_CENTS, fill
 from phonebuddy.phoneworld.apps.messenger.steps import (
     MESSENGER,
     NOTES,
@@ -37,6 +37,7 @@ WALLET = "com.pw.wallet"
 SMS = "com.pw.messages"
 PAYING = (MESSENGER, WALLET)
 RECEIPTS = mini("fuel", "receipts")
+PRICES = mini("fuel", "prices")
 
 
 def _fuel(world: World) -> Any:
@@ -187,12 +188,19 @@ class FuelCheapest95(MessengerTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        stations = sorted(_fuel(world)["stations"], key=lambda s: s["prices"]["95"])
-        return {
-            "cheapest": str(stations[0]["name"]),
-            "others": [str(s["name"]) for s in stations[1:]],
-            "gap_cents": int(stations[-1]["prices"]["95"] - stations[0]["prices"]["95"]),
-        }
+        # this task's day of 95# prices: each station's differs, around the usual price
+        stations = _fuel(world)["stations"]
+        offsets = rng.sample(range(-30, 31), len(stations))
+        prices = {str(s["id"]): BASE_CENTS["95"] + off
+                  for s, off in zip(stations, offsets, strict=True)}  # fmt: skip
+        ranked = sorted(stations, key=lambda s: prices[s["id"]])
+        return {"prices": prices, "names": {str(s["id"]): str(s["name"]) for s in stations},
+                "cheapest": str(ranked[0]["name"]), "dearest": str(ranked[-1]["name"]),
+                "gap_cents": prices[ranked[-1]["id"]] - prices[ranked[0]["id"]]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        data = it.for_app(MESSENGER).data["mini"]["fuel"]
+        data["prices"] = {sid: {"95": cents} for sid, cents in params["prices"].items()}
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
@@ -208,14 +216,18 @@ class FuelCheapest95(MessengerTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        name = Text([params["cheapest"]], others=params["others"], what="station")
-        return Together(name, Money(params["gap_cents"] / 100))
+        today = {sid: p["95"] for sid, p in diff.value_before(PRICES).items()}
+        cheapest = min(today, key=lambda sid: today[sid])
+        names = params["names"]
+        others = [n for sid, n in names.items() if sid != cheapest]
+        name = Text([names[cheapest]], others=others, what="station")
+        return Together(name, Money((max(today.values()) - today[cheapest]) / 100))
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
-        return f"{params['others'][-1]}，便宜{yuan(params['gap_cents'] + 10)}"
+        return f"{params['dearest']}，便宜{yuan(params['gap_cents'] + 10)}"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mini(ui, "fuel")

@@ -246,10 +246,27 @@ class GroupbuyPickedTotal(MessengerTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        picked = [o for o in _groupbuy(world)["orders"] if o["status"] == "picked"]
-        return {"total_cents": sum(int(o["total_cents"]) for o in picked),
-                "orders": [str(o["id"]) for o in picked],
+        # this task's own older orders, after the usual ones: the first picked up, the others
+        # picked up or cancelled
+        orders, items = _groupbuy(world)["orders"], _groupbuy(world)["items"][1:]
+        price = {str(g["id"]): int(g["price_cents"]) for g in items}
+        older = []
+        for i in range(rng.randint(1, 4)):
+            order_id = f"gb-{104 + i}"
+            lines = [[str(g["id"]), rng.randrange(1, 3)] for g in rng.sample(items, 3)]
+            older.append({"id": order_id, "lines": lines,
+                          "total_cents": sum(price[g] * n for g, n in lines),
+                          "point": rng.choice(POINTS),
+                          "status": "picked" if not i or rng.random() < 0.7 else "cancelled",
+                          "days_ago": int(orders[-1]["days_ago"]) + 2 * (i + 1),
+                          "code": pickup_code(order_id)})  # fmt: skip
+        picked = [o for o in [*orders, *older] if o["status"] == "picked"]
+        return {"older": older, "orders": [str(o["id"]) for o in [*orders, *older]],
                 "first_cents": int(picked[0]["total_cents"])}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        data = it.for_app(MESSENGER).data["mini"]["groupbuy"]
+        data["orders"] += [{**o, "lines": [list(x) for x in o["lines"]]} for o in params["older"]]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
@@ -263,7 +280,8 @@ class GroupbuyPickedTotal(MessengerTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Money(params["total_cents"] / 100)
+        picked = [o for o in diff.value_before(ORDERS) if o["status"] == "picked"]
+        return Money(sum(int(o["total_cents"]) for o in picked) / 100)
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)

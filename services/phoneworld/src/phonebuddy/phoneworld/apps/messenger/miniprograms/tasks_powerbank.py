@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.messenger.miniprograms.powerbank import DEPOSIT_CENTS
+from phonebuddy.phoneworld.apps.messenger.miniprograms.powerbank import DEPOSIT_CENTS, rental_fee
 from phonebuddy.phoneworld.apps.messenger.steps import (
     MESSENGER,
     NOTES,
@@ -18,7 +18,8 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     mini,
     open_mini,
 )
-from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.cross_app.steps import copy_text, paste_into_new_note
 from phonebuddy.phoneworld.tasks.diff import Is, StateDiff, expect_changes, one_added
@@ -163,9 +164,23 @@ class PowerbankFeesTotal(MessengerTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        history = _powerbank(world)["history"]
-        return {"total_cents": sum(int(o["fee_cents"]) for o in history),
-                "count": len(history)}  # fmt: skip
+        # this task's own older rentals after the usual ones (1 to 10 of them)
+        history, stations = _powerbank(world)["history"], _powerbank(world)["stations"]
+        older, last = [], int(history[-1]["days_ago"])
+        for i in range(len(history), len(history) + rng.randint(1, 10)):
+            minutes = rng.randrange(20, 300)
+            older.append({"id": f"pb-{i + 1}", "station": str(rng.choice(stations)["id"]),
+                          "returned_at": str(rng.choice(stations)["id"]), "mode": "free",
+                          "start": None, "minutes": minutes,
+                          "fee_cents": rental_fee(minutes * 60), "status": "paid",
+                          "days_ago": last + 3 * (i + 1 - len(history))})  # fmt: skip
+        every = [*history, *older]
+        return {"older": older, "count": len(every),
+                "total_cents": sum(int(o["fee_cents"]) for o in every)}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        data = it.for_app(MESSENGER).data["mini"]["powerbank"]
+        data["orders"] += [dict(o) for o in params["older"]]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
@@ -180,7 +195,7 @@ class PowerbankFeesTotal(MessengerTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Money(params["total_cents"] / 100)
+        return Money(sum(int(o["fee_cents"]) for o in diff.value_before(ORDERS)) / 100)
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
@@ -314,37 +329,50 @@ class PowerbankNearestAvailable(MessengerTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
+        # this task's moment: how many power banks each station has; the nearest few are empty
         stations = sorted(_powerbank(world)["stations"], key=lambda s: s["distance_m"])
-        best = next(s for s in stations if s["banks"] > 0)
-        return {"name": str(best["name"]),
-                "others": [str(s["name"]) for s in stations if s is not best],
-                "wrong": str(next(s for s in stations if s is not best)["name"])}  # fmt: skip
+        empty = rng.randrange(7)
+        banks = {str(s["id"]): 0 if i < empty else rng.randint(1, int(s["capacity"]))
+                 if i == empty else rng.randint(0, int(s["capacity"]))
+                 for i, s in enumerate(stations)}  # fmt: skip
+        best = stations[empty]
+        return {"banks": banks, "names": {str(s["id"]): str(s["name"]) for s in stations},
+                "nearest_first": [str(s["id"]) for s in stations],
+                "wrong": str(next(s for s in stations if s is not best)["name"]),
+                "best_banks": banks[str(best["id"])]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.for_app(MESSENGER).data["mini"]["powerbank"]["banks"] = dict(params["banks"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
-            zh=["微信「街电充电宝」里离我最近、而且现在有充电宝可借的网点是哪个？",
-                "用微信「街电充电宝」查一下：有可借充电宝的网点中哪个最近？",
-                "我要借充电宝，微信「街电充电宝」里最近的有货网点叫什么？"],
+            zh=["微信「街电充电宝」里离我最近、而且现在有充电宝可借的网点是哪个？那里可借几个？",
+                "用微信「街电充电宝」查一下：有可借充电宝的网点中哪个最近？它还有几个可借？",
+                "我要借充电宝，微信「街电充电宝」里最近的有货网点叫什么，有几个可借？"],
             en=["In WeChat's 街电充电宝, which station nearest to me has a power bank to lend "
-                "right now?",
+                "right now, and how many does it have?",
                 "Use the 街电充电宝 mini-program in WeChat: among stations with power banks "
-                "available, which is the closest?",
+                "available, which is the closest, and how many can be borrowed there?",
                 "I need a power bank: what is the nearest station with one available in WeChat's "
-                "街电充电宝?"],
+                "街电充电宝, and how many are there?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Text([params["name"]], others=params["others"], what="station")
+        banks, names = diff.value_before(BANKS), params["names"]
+        best = next(sid for sid in params["nearest_first"] if banks[sid] > 0)
+        others = [n for sid, n in names.items() if sid != best]
+        name = Text([names[best]], others=others, what="station")
+        return Together(name, Number(banks[best]))
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
-        return params["wrong"]
+        return f"{params['wrong']}，可借{params['best_banks']}个"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mini(ui, "powerbank")
-        best: tuple[int, str] | None = None
+        best: tuple[int, str, int] | None = None
         for i in range(1, 11):
             row = f"station_st{i}"
             yield from ui.scroll_to(row)
@@ -354,8 +382,8 @@ class PowerbankNearestAvailable(MessengerTemplate):
             distance, banks = int(info.split("m")[0]), int(info.split("可借")[1].split()[0])
             name = next(t for t in texts if t != info and t != "电")
             if banks and (best is None or distance < best[0]):
-                best = (distance, name)
-        yield Answer(text=best[1] if best else "没有")
+                best = (distance, name, banks)
+        yield Answer(text=f"{best[1]}，可借{best[2]}个" if best else "没有")
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (

@@ -279,14 +279,35 @@ class UtilitiesHistoryTotal(MessengerTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        payments = _utilities(world)["seed"]["payments"]
+        seed = _utilities(world)["seed"]
+        payments, accounts = seed["payments"], seed["accounts"]
         kind = rng.choice(sorted({p["kind"] for p in payments}))
+        # this task's own older payments after the usual ones: one or two of the kind asked
+        # about, up to four of any
+        mine = [a for a in accounts if a["kind"] == kind]
+        paid = [rng.choice(mine) for _ in range(rng.randint(1, 2))]
+        paid += [rng.choice(accounts) for _ in range(rng.randrange(5))]
+        last = max(int(p["days_ago"]) for p in payments)
+        older = []
+        for i, account in enumerate(paid):
+            low, high = KINDS[account["kind"]][3]
+            older.append({"id": f"up-{len(payments) + i + 1}", "household": account["household"],
+                          "kind": account["kind"], "amount_cents": rng.randrange(low, high),
+                          "status": "paid", "mode": "bill", "time": None,
+                          "days_ago": last + 9 * (i + 1) + rng.randrange(9)})  # fmt: skip
+        every = [*payments, *older]
         return {
             "kind": kind,
             "kind_name": KINDS[kind][0],
             "kind_en": KIND_EN[kind],
-            "total_cents": sum(p["amount_cents"] for p in payments if p["kind"] == kind),
+            "older": older,
+            "count": len(every),
+            "total_cents": sum(p["amount_cents"] for p in every if p["kind"] == kind),
         }
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        data = it.for_app(MESSENGER).data["mini"]["utilities"]
+        data["payments"] += [dict(p) for p in params["older"]]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         kind, en = params["kind_name"], params["kind_en"]
@@ -303,7 +324,8 @@ class UtilitiesHistoryTotal(MessengerTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Money(params["total_cents"] / 100)
+        paid = [p for p in diff.value_before(PAYMENTS) if p["kind"] == params["kind"]]
+        return Money(sum(p["amount_cents"] for p in paid) / 100)
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
@@ -316,9 +338,7 @@ class UtilitiesHistoryTotal(MessengerTemplate):
         yield from ui.scroll_to("history")
         yield ui.tap("history")
         total = 0.0
-        rows = [n.resource_id.rpartition(":id/")[2] for n in ui.find_all()]
-        count = len([r for r in rows if r.startswith("payment_")])
-        for i in range(1, max(count, 6) + 1):
+        for i in range(1, params["count"] + 1):
             row = f"payment_up-{i}"
             yield from ui.scroll_to(row)
             texts = ui.texts_in(row)
