@@ -1,5 +1,5 @@
-"""Runs share the broker: a run whose episodes keep failing does not hold up another run, and a
-group (or run) that has settled gives its devices back at once."""
+"""Runs share the broker: a run whose episodes keep failing does not hold up another run, however
+much of it is queued, and a group (or run) that has settled gives its devices back at once."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from phonebuddy.trajectories import GroupStatus
 from .conftest import HOME_CALL, SIM_PHONES, Rig, running_broker, sim_devices_free
 
 FAILING = 64
+HOSTILE = 32
 
 
 async def test_a_failing_run_does_not_hold_up_a_run_submitted_after_it(rig: Rig) -> None:
@@ -47,6 +48,51 @@ async def test_a_failing_run_does_not_hold_up_a_run_submitted_after_it(rig: Rig)
     assert len(given_up_before) < FAILING // 2, len(given_up_before)
     assert [group.status for group in failed.groups] == [GroupStatus.FAILED] * FAILING
     assert free
+
+
+async def test_a_run_behind_a_large_failing_run_waits_for_a_free_worker_not_for_its_backlog(
+    rig: Rig,
+) -> None:
+    # The hostile run queues all 32 episodes at once (concurrency 32) and each one fails three
+    # times (a refusal after 0.4 s, retried on two fresh devices); the quick run is submitted
+    # right after it. 4 workers for the 4 phones: an episode that has a worker always finds a
+    # phone, so what this measures is which episode the broker hands its next free worker.
+    refusing = ScriptedLLM(lambda _body: ScriptedReply.error(400, "no", delay_s=0.4))
+    async with refusing as policy:
+        hostile = rig.request(
+            "hostile", policy={"base_url": policy.base_url}, group_size=1, concurrency=HOSTILE,
+            tasks=TaskSelection(template_ids=("settings.toggle",), seeds=tuple(range(HOSTILE))),
+        )  # fmt: skip
+        quick = rig.request(
+            "behind-hostile", group_size=1, tasks=TaskSelection(template_ids=("notes.pin",))
+        )
+        with running_broker(rig, workers=SIM_PHONES):
+            await rig.submit(hostile)
+            await rig.submit(quick)
+            done = await rig.wait_done("behind-hostile", timeout_s=180)
+            failed = await rig.wait_done("hostile", timeout_s=180)
+            async with rig.store() as store:
+                (quick_episode,) = [episode async for episode in store.episodes("behind-hostile")]
+                failures = await store.failures("hostile")
+                hostile_stored = await store.episode_ids("hostile")
+        calls = len(policy.requests)
+    assert done.groups[0].status == GroupStatus.COMPLETE
+    # In one queue the quick episode would be the 33rd: it would start only once 28 hostile
+    # episodes had been given up. Served in turn, it takes the first worker that frees up and
+    # is done while most of the hostile run is still to come.
+    given_up_before = [
+        f for f in failures.values()
+        if datetime.fromisoformat(f["failed_at"]) < quick_episode.finished_at
+    ]  # fmt: skip
+    assert len(given_up_before) < HOSTILE // 2, len(given_up_before)
+    # Both runs are whole: every hostile episode given up once, after its three attempts (one
+    # policy call each: none ran twice), and the quick run's one episode stored.
+    assert [group.status for group in failed.groups] == [GroupStatus.FAILED] * HOSTILE
+    assert sorted(failures) == [f"g{index:05d}.0" for index in range(HOSTILE)]
+    assert all("after 3 attempts" in f["reason"] for f in failures.values())
+    assert hostile_stored == []
+    assert calls == HOSTILE * 3
+    assert quick_episode.episode_id == "g00000.0"
 
 
 async def test_a_settled_group_stops_its_other_attempts_and_frees_their_devices(

@@ -7,8 +7,8 @@ over the task list (largest remainder), so a 50/50 mix of 8 tasks gives 4 sim an
 The plan is a pure function of the request, its tasks and its store, so every broker process
 rebuilds the same items from the stored request and task list. A run has at most `concurrency`
 items queued or running at once: the first `concurrency` are queued on submission, and each
-item, once done, queues the item `concurrency` places after it (`successor`). Runs therefore
-share the work queue and the brokers' workers instead of waiting behind each other's backlogs.
+item, once done, queues the item `concurrency` places after it (`successor`). Each run's items
+are queued on the run's own queue, and the brokers serve runs in turn (`queues`).
 """
 
 from __future__ import annotations

@@ -8,9 +8,11 @@ leaves its unfinished items to be redelivered, to itself after a restart or to a
 Episode ids make every write idempotent: an item whose episode is already stored is
 acknowledged without running it again.
 
-Fairness: a run never has more than its `concurrency` items queued or running (see
-`planning`), so a large or failing run cannot fill the queue or the workers ahead of others;
-and when a group settles, its other running attempts stop and give their devices back.
+Fairness: each run's items have their own queue, and a free worker takes the next item from
+the run with the fewest items running in this process (see `queues`): a run submitted behind
+others waits for the next free worker, never for what they have queued. A run never has more
+than its `concurrency` items queued or running (see `planning`), and when a group settles, its
+other running attempts stop and give their devices back.
 
 Trust: a request chooses neither credentials nor stores. The policy API key goes only to the
 endpoint it is configured for (`endpoints`), and runs are written only to the broker's own
@@ -36,12 +38,12 @@ from phonebuddy.broker.env import EnvFailureError, EnvRejectedError, leased_devi
 from phonebuddy.broker.episodes import EpisodeRunner, PolicyFailureError, StalePolicyError
 from phonebuddy.broker.metrics import BrokerMetrics
 from phonebuddy.broker.planning import plan, window
+from phonebuddy.broker.queues import RunQueues
 from phonebuddy.broker.runs import RunBook
 from phonebuddy.broker.settings import BrokerSettings
 from phonebuddy.bus import (
     Bus,
     BusError,
-    Consumer,
     NatsSettings,
     RemoteError,
     Service,
@@ -97,7 +99,7 @@ class BrokerService:
         self._clients: dict[tuple[str | None, str, str], PolicyClient] = {}
         self._submit: Service | None = None
         self._status: Service | None = None
-        self._consumer: Consumer | None = None
+        self._queues: RunQueues | None = None
         self._dead: Subscription | None = None
 
     def _parts(self) -> tuple[Bus, RunBook]:
@@ -107,7 +109,12 @@ class BrokerService:
 
     @property
     def ready(self) -> bool:
-        return self.bus is not None and self.bus.is_connected and self._consumer is not None
+        return (
+            self.bus is not None
+            and self.bus.is_connected
+            and self._queues is not None
+            and self._queues.running
+        )
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
@@ -117,6 +124,15 @@ class BrokerService:
         loops: list[asyncio.Task[None]] = []
         try:
             await self.bus.ensure_stream(ROLLOUT_STREAM, [ROLLOUT_SUBJECTS])
+            s = self.settings
+            queues = RunQueues(
+                self.bus, stream=ROLLOUT_STREAM, subject=ROLLOUT_EPISODES, durable=s.durable,
+                message_type=EpisodeWork, handler=self.handle, workers=s.workers,
+                dead_letter_subject=dead_letter_subject(ROLLOUT_STREAM),
+                max_deliver=s.max_deliver, backoff_s=(2.0, 10.0, 30.0), ack_wait_s=s.ack_wait_s,
+                idle_s=max(600.0, 10 * s.ack_wait_s),
+            )  # fmt: skip
+            self._queues = queues  # before submissions come in: they queue items
             self._submit = await self.bus.serve(
                 ROLLOUT_SUBMIT, RolloutRequest, self.submit, queue=ROLLOUT_QUEUE
             )
@@ -126,22 +142,15 @@ class BrokerService:
             self._dead = await self.bus.nc.subscribe(
                 dead_letter_subject(ROLLOUT_STREAM), cb=self._dead_letter
             )
-            s = self.settings
-            self._consumer = await self.bus.consume(
-                stream=ROLLOUT_STREAM, durable=s.durable, subject=ROLLOUT_EPISODES,
-                message_type=EpisodeWork, handler=self.handle,
-                dead_letter_subject=dead_letter_subject(ROLLOUT_STREAM),
-                max_deliver=s.max_deliver, backoff_s=(2.0, 10.0, 30.0), ack_wait_s=s.ack_wait_s,
-                concurrency=s.workers,
-            )  # fmt: skip
+            await queues.start()
             loops.append(asyncio.create_task(self._reconcile_forever()))
             yield
         finally:
             for task in loops:
                 task.cancel()
             await asyncio.gather(*loops, return_exceptions=True)
-            if self._consumer is not None:
-                await self._consumer.stop()
+            if self._queues is not None:
+                await self._queues.stop()
             for service in (self._submit, self._status):
                 if service is not None:
                     await service.stop()
@@ -263,8 +272,13 @@ class BrokerService:
     # ---- episodes ----
 
     async def _queue(self, item: EpisodeWork) -> None:
+        """Queue `item` on its run's own queue."""
         bus, _ = self._parts()
-        await bus.publish(ROLLOUT_EPISODES, item, msg_id=episode_msg_id(item))
+        if self._queues is None:
+            raise TransientError("the broker is not running")
+        key = run_queue_key(item)
+        await bus.publish(self._queues.subject_of(key), item, msg_id=episode_msg_id(item))
+        self._queues.announce(key)
 
     async def _queue_successor(self, work: EpisodeWork) -> None:
         """Queue the item after `work` in its run's chain (before `work` is acknowledged)."""
@@ -442,6 +456,11 @@ class BrokerService:
             await asyncio.sleep(self.settings.reconcile_interval_s)
             if self.runs is not None:
                 await self.runs.refresh_active()
+
+
+def run_queue_key(item: EpisodeWork) -> str:
+    """The run's queue (subject token and consumer name): a run is its id in its store."""
+    return hashlib.sha256(f"{item.store_url}\n{item.run_id}".encode()).hexdigest()[:16]
 
 
 def episode_msg_id(item: EpisodeWork) -> str:
