@@ -127,7 +127,7 @@ async def measure(nats: NatsSettings, store: TrajectoryStore, teacher_url: str) 
     failing = RolloutRequest(
         run_id="failing", policy={"base_url": f"http://127.0.0.1:{free_port()}/v1"},  # type: ignore
         tasks=TaskSelection(template_ids=("settings.toggle",), seeds=tuple(range(FAILING))),
-        concurrency=DEVICES,
+        concurrency=FAILING,  # all queued at once (a window of 8 hid head-of-line blocking)
     )  # fmt: skip
     started = time.perf_counter()
     await submit(nats, failing)
@@ -183,7 +183,8 @@ def main() -> None:
                 "setup": (
                     f"nats-server + PhoneWorld ({DEVICES} devices) + teacher + broker "
                     f"({DEVICES} workers, 1 policy retry) in one process; a {FAILING}-episode "
-                    "run whose policy is unreachable, then a 1-episode teacher run"
+                    "run whose policy is unreachable, queued all at once, then a 1-episode "
+                    "teacher run"
                 ),
                 **result,
                 "machine": {
