@@ -28,6 +28,7 @@ from phonebuddy.bus.dead_letters import (
     DEAD_LETTER_SUBJECT_HEADER,
     DeadLetterReason,
 )
+from phonebuddy.bus.delivery import Settler
 from phonebuddy.bus.errors import (
     BusAuthError,
     BusConnectError,
@@ -77,6 +78,7 @@ __all__ = [
     "Retention",
     "Service",
     "ServiceError",
+    "Settler",
     "StreamError",
     "TransientError",
     "WorkHandler",

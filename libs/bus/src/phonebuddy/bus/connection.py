@@ -322,7 +322,7 @@ class Bus:
         or `async with bus.consume(...) as consumer:`.
 
         `backoff_s[i]` is the delay before delivery i + 2 after a failure (the last value
-        repeats). See `phonebuddy.bus.workqueue` for what happens to failing messages.
+        repeats). See `phonebuddy.bus.delivery` for what happens to failing messages.
         """
 
         async def open_() -> Consumer:

@@ -1,19 +1,12 @@
 """JetStream work queues: durable streams, deduplicated publishing and a consumer loop.
 
-The consumer acknowledges a message only after its handler returned (with `ack_sync`, so the
-server has settled it when the handler's caller moves on). A `TransientError` or any other
-exception asks for redelivery after the backoff for that delivery; on the last allowed delivery,
-and at once for a message that does not validate, the message is copied to the dead-letter subject
-with headers saying why, then terminated. While a handler runs the consumer tells the server the
-message is in progress, so long handlers are not redelivered; a consumer that dies stops doing so
-and the server redelivers the message to another consumer after `ack_wait_s`. Delivery is
+The consumer fetches messages from a durable pull consumer and settles each as
+`phonebuddy.bus.delivery` describes: acknowledged only after its handler returned, retried after
+a backoff when it failed, kept alive while it runs, dead-lettered when it does not validate or
+failed its last delivery, and dead-lettered (and deleted from a work-queue stream) when the
+server announces that its worker died on the last delivery. Every consumer listens for its
+durable's max-deliveries advisories (one process of a queue group takes each). Delivery is
 at-least-once: handlers must be idempotent.
-
-A worker that dies on the last allowed delivery settles nothing, and the server only gives up on
-the message (it stays in the stream, delivered to no one). The server announces that with a
-max-deliveries advisory; every consumer listens for its durable's advisories (one process of a
-queue group takes each), copies the message from the stream to the dead-letter subject and
-deletes it from a work-queue stream.
 """
 
 from __future__ import annotations
@@ -21,16 +14,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import Self
 
 import nats.errors
 import nats.js.errors
 from nats.aio.client import Client as NatsClient
-from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js.api import (
     AckPolicy,
@@ -42,31 +34,19 @@ from nats.js.api import (
     StreamInfo,
 )
 from nats.js.client import JetStreamContext
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from phonebuddy.bus._flush import flush
-from phonebuddy.bus.dead_letters import (
-    MSG_ID_HEADER,
-    DeadLetter,
-    DeadLetterReason,
-    DeadLetters,
-    MaxDeliveriesAdvisory,
-    max_deliveries_advisory_subject,
-)
+from phonebuddy.bus.dead_letters import MSG_ID_HEADER, max_deliveries_advisory_subject
+from phonebuddy.bus.delivery import MessageT, Settler, WorkHandler
 from phonebuddy.bus.errors import (
     PayloadTooLargeError,
     PublishError,
     RequestTimeoutError,
     StreamError,
-    TransientError,
-    describe_validation_error,
 )
 
 logger = logging.getLogger(__name__)
-
-MessageT = TypeVar("MessageT", bound=BaseModel)
-WorkHandler = Callable[[MessageT], Awaitable[None]]
-"""A work-queue handler: takes the validated message; returning means done (it is acked)."""
 
 # nats-server's error code for "stream name already in use with a different configuration".
 _STREAM_NAME_IN_USE = 10058
@@ -194,19 +174,25 @@ class Consumer:
         self.concurrency = concurrency
         self._nc = nc
         self._js = js
-        self._message_type: type[BaseModel] = message_type
-        self._handler: WorkHandler[BaseModel] = handler  # type: ignore[assignment]
-        self._handler_timeout_s = handler_timeout_s
         self._fetch_timeout_s = fetch_timeout_s
         self._stop_timeout_s = stop_timeout_s
         self._request_timeout_s = request_timeout_s
         self._on_stop = on_stop
         self._psub: JetStreamContext.PullSubscription | None = None
-        self._dead_letters = DeadLetters(
-            nc, js, stream=stream, subject=dead_letter_subject, timeout_s=request_timeout_s
+        self._settler = Settler(
+            nc,
+            js,
+            stream=stream,
+            message_type=message_type,
+            handler=handler,
+            dead_letter_subject=dead_letter_subject,
+            max_deliver=max_deliver,
+            backoff_s=backoff_s,
+            ack_wait_s=ack_wait_s,
+            request_timeout_s=request_timeout_s,
+            handler_timeout_s=handler_timeout_s,
         )
         self._advisories: Subscription | None = None
-        self._work_queue = True
         self._loop_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._slot_free = asyncio.Event()
@@ -230,12 +216,12 @@ class Consumer:
             raise StreamError(self.stream, exc.description or repr(exc)) from exc
         except nats.errors.TimeoutError as exc:
             raise StreamError(self.stream, "JetStream API did not answer in time") from exc
-        self._work_queue = stream.config.retention == RetentionPolicy.WORK_QUEUE
+        self._settler.work_queue = stream.config.retention == RetentionPolicy.WORK_QUEUE
         # Listen before the first fetch: the server sends the advisory when a pull comes in.
         self._advisories = await self._nc.subscribe(
             max_deliveries_advisory_subject(self.stream, self.durable),
             queue=self.durable,
-            cb=self._on_max_deliveries,
+            cb=self._settler.on_max_deliveries,
         )
         await flush(self._nc, timeout_s=self._request_timeout_s)
         self._psub = await self._js.pull_subscribe_bind(durable=self.durable, stream=self.stream)
@@ -313,188 +299,15 @@ class Consumer:
                 await asyncio.sleep(1.0)
                 continue
             for msg in msgs:
-                task = asyncio.create_task(self._handle(msg), name=f"bus-work {self.durable}")
+                task = asyncio.create_task(
+                    self._settler.handle(msg), name=f"bus-work {self.durable}"
+                )
                 self._tasks.add(task)
                 task.add_done_callback(self._task_done)
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
         self._slot_free.set()
-
-    async def _handle(self, msg: Msg) -> None:
-        try:
-            await self._process(msg)
-        except asyncio.CancelledError:
-            # Stopping: hand the message back now instead of after ack_wait.
-            with contextlib.suppress(nats.errors.Error):
-                await msg.nak()
-            raise
-        except Exception:
-            logger.exception("settling a message of %s failed", self.durable)
-
-    async def _process(self, msg: Msg) -> None:
-        deliveries = msg.metadata.num_delivered
-        try:
-            message = self._message_type.model_validate_json(msg.data)
-        except ValidationError as exc:
-            problems = "; ".join(describe_validation_error(exc))
-            logger.error(
-                "message %d on %s is not a valid %s (%s); dead-lettering it to %s",
-                msg.metadata.sequence.stream,
-                msg.subject,
-                self._message_type.__name__,
-                problems,
-                self.dead_letter_subject,
-            )
-            await self._dead_letter(msg, DeadLetterReason.INVALID_MESSAGE, problems)
-            return
-
-        keep_alive = asyncio.create_task(self._keep_alive(msg))
-        try:
-            async with asyncio.timeout(self._handler_timeout_s):
-                await self._handler(message)
-        except Exception as exc:
-            await self._failed(msg, exc, deliveries)
-            return
-        finally:
-            keep_alive.cancel()
-            await asyncio.gather(keep_alive, return_exceptions=True)
-
-        try:
-            await msg.ack_sync(timeout=self._request_timeout_s)
-        except nats.errors.Error as exc:
-            logger.warning(
-                "ack of message %d on %s failed (%r); it will be redelivered",
-                msg.metadata.sequence.stream,
-                msg.subject,
-                exc,
-            )
-
-    async def _failed(self, msg: Msg, exc: Exception, deliveries: int) -> None:
-        sequence = msg.metadata.sequence.stream
-        if deliveries >= self.max_deliver:
-            logger.error(
-                "message %d on %s failed on delivery %d of %d; dead-lettering it to %s",
-                sequence,
-                msg.subject,
-                deliveries,
-                self.max_deliver,
-                self.dead_letter_subject,
-                exc_info=exc,
-            )
-            await self._dead_letter(
-                msg, DeadLetterReason.MAX_DELIVER_EXCEEDED, f"{type(exc).__name__}: {exc}"
-            )
-            return
-        delay_s = self._backoff(deliveries)
-        if isinstance(exc, TransientError):
-            if exc.delay_s is not None:
-                delay_s = exc.delay_s
-            logger.warning(
-                "message %d on %s: transient failure on delivery %d of %d (%s); retry in %g s",
-                sequence,
-                msg.subject,
-                deliveries,
-                self.max_deliver,
-                exc.message,
-                delay_s,
-            )
-        else:
-            logger.warning(
-                "message %d on %s: handler failed on delivery %d of %d; retry in %g s",
-                sequence,
-                msg.subject,
-                deliveries,
-                self.max_deliver,
-                delay_s,
-                exc_info=exc,
-            )
-        await msg.nak(delay=delay_s)
-
-    def _backoff(self, deliveries: int) -> float:
-        """The delay before delivery `deliveries + 1`; the last step repeats."""
-        return self.backoff_s[min(deliveries, len(self.backoff_s)) - 1]
-
-    async def _keep_alive(self, msg: Msg) -> None:
-        """Tell the server the message is still being worked on, every half ack_wait."""
-        while True:
-            await asyncio.sleep(self.ack_wait_s / 2)
-            try:
-                await msg.in_progress()
-            except nats.errors.Error:
-                return
-
-    async def _dead_letter(self, msg: Msg, reason: DeadLetterReason, error: str) -> None:
-        """Copy the message to the dead-letter subject, then terminate it (no more deliveries)."""
-        metadata = msg.metadata
-        letter = DeadLetter(
-            data=msg.data,
-            headers=dict(msg.headers or {}),
-            subject=msg.subject,
-            sequence=metadata.sequence.stream,
-            deliveries=metadata.num_delivered,
-        )
-        if await self._dead_letters.send(letter, reason, error):
-            await msg.term()
-        else:
-            await msg.nak(delay=self._backoff(metadata.num_delivered))
-
-    async def _on_max_deliveries(self, event: Msg) -> None:
-        """The server gave up on a message nobody settled on its last delivery (its worker
-        died or hung): read it back from the stream, dead-letter it, delete it."""
-        try:
-            advisory = MaxDeliveriesAdvisory.model_validate_json(event.data)
-        except ValidationError as exc:
-            problems = "; ".join(describe_validation_error(exc))
-            logger.warning("ignoring a bad max-deliveries advisory (%s)", problems)
-            return
-        sequence = advisory.stream_seq
-        try:
-            stored = await self._js.get_msg(self.stream, sequence)
-        except nats.js.errors.NotFoundError:
-            logger.info("message %d of %s is settled already", sequence, self.stream)
-            return
-        except nats.errors.Error as exc:
-            logger.error(
-                "message %d of %s ran out of deliveries and cannot be read back (%r); "
-                "it stays in the stream",
-                sequence,
-                self.stream,
-                exc,
-            )
-            return
-        logger.error(
-            "message %d on %s was not settled on its last delivery (%d of %d): its worker died "
-            "or hung; dead-lettering it to %s",
-            sequence,
-            stored.subject,
-            advisory.deliveries,
-            self.max_deliver,
-            self.dead_letter_subject,
-        )
-        letter = DeadLetter(
-            data=stored.data or b"",
-            headers=dict(stored.headers or {}),
-            subject=stored.subject or "",
-            sequence=sequence,
-            deliveries=advisory.deliveries,
-        )
-        error = (
-            f"no ack within ack_wait ({self.ack_wait_s:g} s) after delivery "
-            f"{advisory.deliveries} of {self.max_deliver}: the worker died or hung"
-        )
-        if not await self._dead_letters.send(letter, DeadLetterReason.MAX_DELIVER_EXCEEDED, error):
-            return
-        if not self._work_queue:
-            return  # a log stream keeps its messages for its other readers
-        try:
-            await self._js.delete_msg(self.stream, sequence)
-        except nats.js.errors.NotFoundError:
-            pass
-        except nats.errors.Error as exc:
-            logger.error(
-                "could not delete dead-lettered message %d from %s (%r)", sequence, self.stream, exc
-            )
 
     async def __aenter__(self) -> Self:
         return self

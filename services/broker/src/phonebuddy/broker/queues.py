@@ -17,12 +17,12 @@ reports of progress count as activity too), and a pull that finds it gone create
 Items an older broker queued on `<subject>` itself, for the durable `<durable>`, are served
 the same way.
 
-An item is settled as `phonebuddy.bus.Consumer` settles its messages: acknowledged only after
-its handler returned; reported in progress while it runs, so it is not redelivered; retried
-after the backoff for its delivery when the handler failed; copied to the dead-letter subject
-and terminated when it does not validate or failed its last delivery, and, when the server
-announces that a worker died on the last delivery, read back from the stream, dead-lettered
-and deleted.
+An item is settled by `phonebuddy.bus.Settler`, as `phonebuddy.bus.Consumer` settles its
+messages: acknowledged only after its handler returned; reported in progress while it runs, so
+it is not redelivered; retried after the backoff for its delivery when the handler failed;
+copied to the dead-letter subject and terminated when it does not validate or failed its last
+delivery, and, when the server announces that a broker died on the last delivery, read back
+from the stream, dead-lettered and deleted.
 """
 
 from __future__ import annotations
@@ -41,17 +41,10 @@ import nats.errors
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from phonebuddy.bus import Bus, TransientError, WorkHandler
-from phonebuddy.bus.dead_letters import (
-    DeadLetter,
-    DeadLetterReason,
-    DeadLetters,
-    MaxDeliveriesAdvisory,
-    max_deliveries_advisory_subject,
-)
-from phonebuddy.bus.errors import describe_validation_error
+from phonebuddy.bus import Bus, Settler, WorkHandler
+from phonebuddy.bus.dead_letters import max_deliveries_advisory_subject
 from phonebuddy.protocol.subjects import check_token
 
 log = logging.getLogger(__name__)
@@ -111,13 +104,13 @@ class RunQueues(Generic[MessageT]):
         self.poll_s = poll_s
         self.idle_s = idle_s
         self._bus = bus
-        self._message_type = message_type
-        self._handler = handler
         self._stop_timeout_s = stop_timeout_s
         self._timeout_s = bus.settings.request_timeout_s
-        self._dead_letters = DeadLetters(
-            bus.nc, bus.jetstream, stream=stream, subject=dead_letter_subject,
-            timeout_s=self._timeout_s,
+        self._settler = Settler(
+            bus.nc, bus.jetstream, stream=stream, message_type=message_type, handler=handler,
+            dead_letter_subject=dead_letter_subject, max_deliver=max_deliver,
+            backoff_s=backoff_s, ack_wait_s=ack_wait_s, request_timeout_s=self._timeout_s,
+            owns=self._owns, handled_by="broker",
         )  # fmt: skip
         self._queues: dict[str, RunQueue] = {}  # by subject
         self._tasks: set[asyncio.Task[None]] = set()
@@ -160,7 +153,7 @@ class RunQueues(Generic[MessageT]):
         # Listen before the first pull: the server sends the advisory when a pull comes in.
         self._advisories = await nc.subscribe(
             max_deliveries_advisory_subject(self.stream, "*"), queue=self.durable,
-            cb=self._on_max_deliveries,
+            cb=self._settler.on_max_deliveries,
         )  # fmt: skip
         await nc.flush(timeout=max(1, round(self._timeout_s)))
         await self._look(legacy=True)
@@ -192,6 +185,10 @@ class RunQueues(Generic[MessageT]):
         self._advisories = None
 
     # ---- which queue next ----
+
+    def _owns(self, consumer: str) -> bool:
+        """Whether `consumer` is one of these queues' durables (for max-deliveries advisories)."""
+        return consumer == self.durable or consumer.startswith(f"{self.durable}-")
 
     def _queue(self, subject: str) -> RunQueue:
         queue = self._queues.get(subject)
@@ -309,7 +306,7 @@ class RunQueues(Generic[MessageT]):
                 continue
             msg, queue = taken
             queue.running += 1
-            task = asyncio.create_task(self._handle(msg), name=f"run-item {queue.durable}")
+            task = asyncio.create_task(self._settler.handle(msg), name=f"run-item {queue.durable}")
             self._tasks.add(task)
             task.add_done_callback(functools.partial(self._done, queue))
 
@@ -317,119 +314,3 @@ class RunQueues(Generic[MessageT]):
         self._tasks.discard(task)
         queue.running -= 1
         self._slot_free.set()
-
-    # ---- settling an item ----
-
-    async def _handle(self, msg: Msg) -> None:
-        try:
-            await self._process(msg)
-        except asyncio.CancelledError:
-            with contextlib.suppress(nats.errors.Error):  # stopping: hand it back now
-                await msg.nak()
-            raise
-        except Exception:
-            log.exception("settling an item of %s failed", msg.subject)
-
-    async def _process(self, msg: Msg) -> None:
-        deliveries = msg.metadata.num_delivered
-        try:
-            message = self._message_type.model_validate_json(msg.data)
-        except ValidationError as exc:
-            problems = "; ".join(describe_validation_error(exc))
-            log.error("item %d on %s is not a valid %s (%s); dead-lettering it",
-                      msg.metadata.sequence.stream, msg.subject, self._message_type.__name__,
-                      problems)  # fmt: skip
-            await self._dead_letter(msg, DeadLetterReason.INVALID_MESSAGE, problems)
-            return
-        keep_alive = asyncio.create_task(self._keep_alive(msg))
-        try:
-            await self._handler(message)
-        except Exception as exc:
-            await self._failed(msg, exc, deliveries)
-            return
-        finally:
-            keep_alive.cancel()
-            await asyncio.gather(keep_alive, return_exceptions=True)
-        try:
-            await msg.ack_sync(timeout=self._timeout_s)
-        except nats.errors.Error as exc:
-            log.warning("ack of item %d on %s failed (%r); it will be redelivered",
-                        msg.metadata.sequence.stream, msg.subject, exc)  # fmt: skip
-
-    async def _failed(self, msg: Msg, exc: Exception, deliveries: int) -> None:
-        if deliveries >= self.max_deliver:
-            log.error("item %d on %s failed on delivery %d of %d; dead-lettering it",
-                      msg.metadata.sequence.stream, msg.subject, deliveries, self.max_deliver,
-                      exc_info=exc)  # fmt: skip
-            await self._dead_letter(
-                msg, DeadLetterReason.MAX_DELIVER_EXCEEDED, f"{type(exc).__name__}: {exc}"
-            )
-            return
-        delay_s = self._backoff(deliveries)
-        if isinstance(exc, TransientError) and exc.delay_s is not None:
-            delay_s = exc.delay_s
-        log.warning("item %d on %s failed on delivery %d of %d (%s); retry in %g s",
-                    msg.metadata.sequence.stream, msg.subject, deliveries, self.max_deliver,
-                    exc, delay_s, exc_info=not isinstance(exc, TransientError))  # fmt: skip
-        await msg.nak(delay=delay_s)
-
-    def _backoff(self, deliveries: int) -> float:
-        """The delay before delivery `deliveries + 1`; the last step repeats."""
-        return self.backoff_s[min(deliveries, len(self.backoff_s)) - 1]
-
-    async def _keep_alive(self, msg: Msg) -> None:
-        """Tell the server the item is being worked on, every half ack_wait."""
-        while True:
-            await asyncio.sleep(self.ack_wait_s / 2)
-            try:
-                await msg.in_progress()
-            except nats.errors.Error:
-                return
-
-    async def _dead_letter(self, msg: Msg, reason: DeadLetterReason, error: str) -> None:
-        metadata = msg.metadata
-        letter = DeadLetter(
-            data=msg.data, headers=dict(msg.headers or {}), subject=msg.subject,
-            sequence=metadata.sequence.stream, deliveries=metadata.num_delivered,
-        )  # fmt: skip
-        if await self._dead_letters.send(letter, reason, error):
-            await msg.term()
-        else:
-            await msg.nak(delay=self._backoff(metadata.num_delivered))
-
-    async def _on_max_deliveries(self, event: Msg) -> None:
-        """The server gave up on an item nobody settled on its last delivery (its broker died
-        or hung): read it back from the stream, dead-letter it, delete it."""
-        try:
-            advisory = MaxDeliveriesAdvisory.model_validate_json(event.data)
-        except ValidationError as exc:
-            log.warning("ignoring a bad max-deliveries advisory (%s)",
-                        "; ".join(describe_validation_error(exc)))  # fmt: skip
-            return
-        if advisory.consumer != self.durable and not advisory.consumer.startswith(
-            f"{self.durable}-"
-        ):
-            return
-        js = self._bus.jetstream
-        sequence = advisory.stream_seq
-        try:
-            stored = await js.get_msg(self.stream, sequence)
-        except nats.errors.Error as exc:
-            log.info("item %d of %s is settled already or unreadable (%r)", sequence,
-                     self.stream, exc)  # fmt: skip
-            return
-        log.error("item %d on %s was not settled on its last delivery (%d of %d): its broker "
-                  "died or hung; dead-lettering it", sequence, stored.subject,
-                  advisory.deliveries, self.max_deliver)  # fmt: skip
-        letter = DeadLetter(
-            data=stored.data or b"", headers=dict(stored.headers or {}),
-            subject=stored.subject or "", sequence=sequence, deliveries=advisory.deliveries,
-        )  # fmt: skip
-        error = (
-            f"no ack within ack_wait ({self.ack_wait_s:g} s) after delivery "
-            f"{advisory.deliveries} of {self.max_deliver}: the broker died or hung"
-        )
-        if not await self._dead_letters.send(letter, DeadLetterReason.MAX_DELIVER_EXCEEDED, error):
-            return
-        with contextlib.suppress(nats.errors.Error):
-            await js.delete_msg(self.stream, sequence)
