@@ -41,6 +41,13 @@ def page_text(page: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def live(page: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """A page as this phone sees it today: the shared page with the fields this device's
+    `updates` replace (a restaurant's new hours, today's prices, comments), if any."""
+    update = data.get("updates", {}).get(page["url"])
+    return page if update is None else {**page, **update}
+
+
 def count_matches(page: dict[str, Any], word: str) -> int:
     return page_text(page).count(word) if word else 0
 
@@ -69,7 +76,8 @@ class BrowserBase(App):
     # -- look-ups ---------------------------------------------------------------------------------
     @staticmethod
     def page_at(v: View | Interaction, url: str) -> dict[str, Any] | None:
-        return next((p for p in v.content["pages"] if p["url"] == url), None)
+        page = next((p for p in v.content["pages"] if p["url"] == url), None)
+        return None if page is None else live(page, v.data)
 
     @staticmethod
     def tab(data: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +93,8 @@ class BrowserBase(App):
 
     def search(self, v: View | Interaction, query: str) -> list[dict[str, Any]]:
         words = query.split()
-        return [p for p in v.content["pages"] if all(w in page_text(p) for w in words)]
+        pages = [live(p, v.data) for p in v.content["pages"]]
+        return [p for p in pages if all(w in page_text(p) for w in words)]
 
     # -- navigation -----------------------------------------------------------------------------
     def visit(self, it: Interaction, target: str) -> None:

@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from phonebuddy.phoneworld.apps.browser.base import count_matches
+from phonebuddy.phoneworld.apps.browser.base import BROWSER, count_matches, page_text
 from phonebuddy.phoneworld.apps.browser.common import (
     APP_LABEL,
     HISTORY,
@@ -23,7 +23,8 @@ from phonebuddy.phoneworld.apps.browser.common import (
     search_open,
 )
 from phonebuddy.phoneworld.apps.browser.content import DAYS, PRODUCTS, SHOPS
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, Together
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -35,6 +36,29 @@ WORDS = ("地铁", "公园", "花期", "气温", "图书馆", "马拉松", "充�
          "白菜", "五花肉",
          "社保", "护照", "公积金", "办理", "预约", "火车票", "放假", "开售", "专业", "学院", "金牌",
          "运动会", "价格", "休息", "餐厅")  # fmt: skip
+
+
+def update_page(it: Interaction, url: str, **fields: Any) -> None:
+    """This task's own version of a page (today's hours, prices, figures or comments): the
+    world's shared page stays as it is."""
+    it.data.setdefault("updates", {})[url] = fields
+
+
+def shared_page(it: Interaction, url: str) -> Any:
+    return next(p for p in it.content["pages"] if p["url"] == url)
+
+
+def updated(diff: StateDiff, url: str) -> dict[str, Any]:
+    """The fields of the page at `url` this task's start state replaced."""
+    return dict(diff.before["apps"][BROWSER].get("updates", {}).get(url, {}))
+
+
+def with_section(page: Any, index: int, paragraphs: list[str]) -> list[dict[str, Any]]:
+    """The page's sections, the `index`-th one's lines replaced."""
+    sections = [{"heading": s["heading"], "paragraphs": list(s["paragraphs"])}
+                for s in page["sections"]]  # fmt: skip
+    sections[index]["paragraphs"] = list(paragraphs)
+    return sections
 
 
 def shop_prices(world: World, product: str) -> list[int]:
@@ -76,10 +100,38 @@ class _Prices(BrowserTemplate):
 
 
 class ComparePrice(_Prices):
+    """Today's prices of the product on both shops' pages are this task's own."""
+
     id = "browser.compare_price"
     difficulty = 8
     answers = True
     ignorable = (HISTORY,)  # reading a page records a visit
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        product = rng.choice(PRODUCTS)
+        prices = rng.sample(range(99, 4999), 2)
+        cheaper = 0 if prices[0] < prices[1] else 1
+        return {"product": product, "prices": prices, "cheaper": SHOP_NAMES[cheaper],
+                "dearer": SHOP_NAMES[1 - cheaper], "cheaper_url": SHOPS[cheaper][0],
+                "listed": [dict(page_of(world, url)["prices"]) for url, _ in SHOPS]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for (url, _), listed, price in zip(SHOPS, params["listed"], params["prices"],
+                                           strict=True):  # fmt: skip
+            listed = {**listed, params["product"]: price}
+            page = shared_page(it, url)
+            update_page(
+                it,
+                url,
+                prices=listed,
+                sections=with_section(page, 0, [f"{p}：¥{listed[p]}" for p in PRODUCTS]),
+            )
+
+    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
+        a, b = (updated(diff, url)["prices"][params["product"]] for url, _ in SHOPS)
+        cheaper = 0 if a < b else 1
+        return Together(Text((SHOP_NAMES[cheaper],), others=(SHOP_NAMES[1 - cheaper],),
+                             what="shop"), Number(abs(a - b), unit="元"))  # fmt: skip
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         p, (a, b) = params["product"], SHOP_NAMES
@@ -93,11 +145,6 @@ class ComparePrice(_Prices):
                 f"I want to buy '{p}': which of the '{a}' and '{b}' price pages lists it lower, "
                 "and by how many yuan?"],
         )  # fmt: skip
-
-    def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        a, b = params["prices"]
-        return Together(Text((params["cheaper"],), others=(params["dearer"],), what="shop"),
-                        Number(abs(a - b), unit="元"))  # fmt: skip
 
     def wrong_answer(self, params: Params) -> str:
         a, b = params["prices"]
@@ -159,37 +206,68 @@ def read_hours(ui: OracleUI, lines: list[str]) -> Iterator[Action]:
     yield from read_lines(ui, 1, len(DAYS), lines)
 
 
+def closing(hours: list[str]) -> tuple[int, int]:
+    """The time a restaurant closes on its open days ('10:30-21:30': 21:30)."""
+    hour, minute = next(h for h in hours if h != "休息").split("-")[1].split(":")
+    return int(hour), int(minute)
+
+
 class OpenDays(BrowserTemplate):
+    """The restaurant's opening hours this week are this task's own: how many days it opens,
+    and when it closes."""
+
     id = "browser.open_days"
     difficulty = 6
     answers = True
     ignorable = (HISTORY,)  # reading a page records a visit
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return restaurant_params(pick(rng, pages(world, "restaurant")))
+        page = pick(rng, pages(world, "restaurant"))
+        closed = set(rng.sample(range(7), rng.choice((0, 1, 1, 2, 2, 3))))
+        opens = rng.choice((540, 570, 600, 630, 660, 690))  # 9:00 to 11:30
+        closes = opens + 60 * rng.randint(8, 12)  # 17:00 to 23:30
+        day = f"{opens // 60}:{opens % 60:02d}-{closes // 60}:{closes % 60:02d}"
+        hours = ["休息" if i in closed else day for i in range(7)]
+        return {**page_params(page), "hours": hours}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        page = shared_page(it, params["url"])
+        lines = [f"{d}：{h}" for d, h in zip(DAYS, params["hours"], strict=True)]
+        update_page(
+            it, params["url"], hours=list(params["hours"]), sections=with_section(page, 1, lines)
+        )
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         name = params["title"]
         return phrased(
-            zh=[f"“{name}”一周营业几天？", f"在浏览器里查一下“{name}”每周有几天开门",
-                f"看看“{name}”的营业时间，一周七天里有几天营业？"],
-            en=[f"How many days a week is '{name}' open?",
-                f"Look up in the browser on how many days a week '{name}' opens",
-                f"Check the opening hours of '{name}': on how many of the seven days is it open?"],
+            zh=[f"“{name}”一周营业几天？营业的日子几点关门？",
+                f"在浏览器里查一下“{name}”每周有几天开门，开门那天晚上几点打烊",
+                f"看看“{name}”的营业时间，一周七天里有几天营业？每天营业到几点？"],
+            en=[f"How many days a week is '{name}' open, and at what time does it close?",
+                f"Look up in the browser on how many days a week '{name}' opens, and when it "
+                "closes on those days",
+                f"Check the opening hours of '{name}': on how many of the seven days is it open, "
+                "and until what time?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["open_days"], unit="天")
+        hours = updated(diff, params["url"])["hours"]
+        return Together(ClockTime(*closing(hours)),
+                        Number(sum(h != "休息" for h in hours), unit="天"))  # fmt: skip
 
     def wrong_answer(self, params: Params) -> str:
-        return f"{params['open_days'] - 1}天"
+        hours = params["hours"]
+        hour, minute = closing(hours)
+        return f"{sum(h != '休息' for h in hours)}天，{hour - 1}:{minute:02d}关门"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open(APP_LABEL)
         yield from search_open(ui, params["title"], params["page_id"])
         lines: list[str] = []
         yield from read_hours(ui, lines)
-        yield Answer(text=f"{sum(not line.endswith('休息') for line in lines)}天")
+        hours = [line.split("：", 1)[1] for line in lines]
+        hour, minute = closing(hours)
+        yield Answer(text=f"{sum(h != '休息' for h in hours)}天，{hour}:{minute:02d}关门")
 
 
 class SumFigures(BrowserTemplate):
@@ -202,8 +280,23 @@ class SumFigures(BrowserTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         page = pick(rng, [p for p in pages(world) if "figures" in p])
-        return {**page_params(page), "total": sum(page["figures"].values()),
-                "count": len(page["figures"]), "unit": page["unit"]}  # fmt: skip
+        low, high = (40, 320) if page["unit"] == "人" else (3, 30)
+        figures = {name: rng.randrange(low, high) for name in page["figures"]}  # this task's
+        return {**page_params(page), "figures": figures, "total": sum(figures.values()),
+                "count": len(figures), "unit": page["unit"]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        page = shared_page(it, params["url"])
+        figures = params["figures"]
+        if params["unit"] == "人":
+            lines = [f"{name}：{n}人" for name, n in figures.items()]
+        else:
+            lines = [f"{name}：金牌{n}枚" for name, n in figures.items()]
+        section = next(i for i, s in enumerate(page["sections"])
+                       if s["paragraphs"][0].startswith(next(iter(figures)) + "："))  # fmt: skip
+        update_page(
+            it, params["url"], figures=dict(figures), sections=with_section(page, section, lines)
+        )
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         title = params["title"]
@@ -232,7 +325,7 @@ class SumFigures(BrowserTemplate):
         return phrased(zh=zh, en=en)
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["total"], unit=params["unit"])
+        return Number(sum(updated(diff, params["url"])["figures"].values()), unit=params["unit"])
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['total'] - 12}{params['unit']}"
@@ -246,8 +339,15 @@ class SumFigures(BrowserTemplate):
         yield Answer(text=f"{total}{params['unit']}")
 
 
+COMMENTS = ("关于{w}，写得很清楚，先收藏了。", "{w}这块讲得挺实用。", "转给家人看看{w}的情况。",
+            "希望多更新一些{w}的消息。", "{w}的事一直在关注。",
+            "原来{w}是这样，长知识了。")  # fmt: skip
+FILLERS = ("写得不错，支持一下。", "谢谢分享！", "顶一个。", "已转发给朋友。")
+
+
 class FindCount(BrowserTemplate):
-    """Find in page: how many times a word occurs on a page."""
+    """Find in page: how many times a word occurs on a page (with this task's own readers'
+    comments under it, a seeded number of them naming the word)."""
 
     id = "browser.find_count"
     difficulty = 10
@@ -257,7 +357,21 @@ class FindCount(BrowserTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         pairs = [(p, w) for p in pages(world) for w in WORDS if count_matches(p, w) >= 2]
         page, word = pick(rng, pairs)
-        return {**page_params(page), "word": word, "count": count_matches(page, word)}
+        lines = [rng.choice(COMMENTS).format(w=word) for _ in range(rng.randint(1, 12))]
+        lines += rng.sample(FILLERS, rng.randint(1, len(FILLERS)))
+        rng.shuffle(lines)
+        shown = {
+            **page,
+            "sections": [*page["sections"], {"heading": "网友评论", "paragraphs": lines}],
+        }
+        return {**page_params(page), "word": word, "comments": lines,
+                "count": count_matches(shown, word)}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        page = shared_page(it, params["url"])
+        comments = {"heading": "网友评论", "paragraphs": list(params["comments"])}
+        sections = with_section(page, 0, page["sections"][0]["paragraphs"])  # a copy
+        update_page(it, params["url"], sections=[*sections, comments])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         title, word = params["title"], params["word"]
@@ -271,7 +385,9 @@ class FindCount(BrowserTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["count"])
+        sections = updated(diff, params["url"])["sections"]
+        return Number(page_text({"title": params["title"], "sections": sections})
+                      .count(params["word"]))  # fmt: skip
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['count'] + 1}处"

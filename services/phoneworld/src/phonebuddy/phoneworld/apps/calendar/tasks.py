@@ -362,7 +362,16 @@ class AskStartTime(CalendarTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         event = rng.choice(one_off_events(world))
-        return {**_existing_event_params(event), "end": event["end"]}
+        # this task's own start, five minutes apart from 07:00 to 19:55, the length kept
+        length = _minutes(event["end"]) - _minutes(event["start"])
+        start = rng.randrange(7 * 60, 20 * 60, 5)
+        end = min(start + length, 23 * 60 + 59)
+        return {**_existing_event_params(event), "start": _hhmm(start), "end": _hhmm(end)}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for event in it.data["events"]:
+            if event["id"] == params["event"]:
+                event.update(start=params["start"], end=params["end"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         title, day_zh, day_en = params["title"], date_zh(params["date"]), date_en(params["date"])

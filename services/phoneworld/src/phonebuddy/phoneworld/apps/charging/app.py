@@ -16,6 +16,7 @@ from phonebuddy.phoneworld.apps.charging.base import (
     ChargingBase,
     charged,
     local_hour,
+    tariffed,
 )
 from phonebuddy.phoneworld.apps.charging.content import BANDS, band_of, kwh_label, yuan
 from phonebuddy.phoneworld.apps.charging.more import MoreScreens
@@ -70,7 +71,7 @@ class Charging(MoreScreens, ChargingBase):
                  id="sort_distance"),
             Chip("价格最低", v.set_ui("sort", "price"), selected=sort == "price", id="sort_price"),
         ]))  # fmt: skip
-        stations = list(v.content["stations"])
+        stations = [tariffed(s, v.data) for s in v.content["stations"]]
         if fast:
             stations = [s for s in stations if pile_counts(s["piles"], "快充", v.data)[1]]
         if free:

@@ -40,6 +40,13 @@ def charged(session: dict[str, Any], clock: int) -> int:
     return min(done, session["target"])
 
 
+def tariffed(station: Any, data: dict[str, Any]) -> Any:
+    """A station with today's tariff as this phone last loaded it (this device's `tariffs`:
+    its prices and service fee), if it has one."""
+    tariff = data.get("tariffs", {}).get(station["id"])
+    return station if tariff is None else {**station, **tariff}
+
+
 class ChargingBase(App):
     package = CHARGING
     label = Label(zh="充电桩", en="EV Charging")
@@ -65,14 +72,14 @@ class ChargingBase(App):
     # -- look-ups ---------------------------------------------------------------------------------
     @staticmethod
     def station(v: View | Interaction, station_id: str) -> Any:
-        return next(s for s in v.content["stations"] if s["id"] == station_id)
+        return tariffed(next(s for s in v.content["stations"] if s["id"] == station_id), v.data)
 
     @staticmethod
     def find_pile(v: View | Interaction, pile_id: str) -> tuple[Any, Any] | None:
         for station in v.content["stations"]:
             for pile in station["piles"]:
                 if pile["id"] == pile_id:
-                    return station, pile
+                    return tariffed(station, v.data), pile
         return None
 
     @staticmethod

@@ -38,7 +38,8 @@ from phonebuddy.phoneworld.apps.charging.cross import (
 )
 from phonebuddy.phoneworld.apps.charging.more import BEIJING
 from phonebuddy.phoneworld.apps.reader.common import scroll_down
-from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Number, Text
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI, texts
@@ -233,7 +234,8 @@ class ValleyCost(ChargingTemplate):
 
 
 class CheapestWithin(ChargingTemplate):
-    """Compare: within X km, the station whose 谷 price plus service fee is lowest."""
+    """Compare: within X km, the station whose 谷 price plus service fee is lowest, and that
+    price per kWh (this task's own 谷 prices of the stations within reach)."""
 
     id = "charging.cheapest_within"
     difficulty = 12
@@ -241,37 +243,55 @@ class CheapestWithin(ChargingTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         ordered = by_distance(world)
-        choices = []
-        for n in range(3, 7):
-            near = ordered[:n]
-            limit = (near[-1]["distance"] + ordered[n]["distance"]) / 2
-            costs = sorted(s["prices"]["谷"] + s["fee"] for s in near)
-            if costs[0] != costs[1]:
-                choices.append((round(limit, 1), near))
-        limit, near = pick(rng, choices)
-        best = min(near, key=lambda s: s["prices"]["谷"] + s["fee"])
+        n = rng.randrange(3, 7)
+        near = ordered[:n]
+        limit = round((near[-1]["distance"] + ordered[n]["distance"]) / 2, 1)
+        # today's 谷 prices, every station's total different and below its 平 price
+        while True:
+            valley = {s["id"]: rng.randrange(25, min(s["prices"]["平"], 90)) for s in near}
+            costs = sorted(valley[s["id"]] + s["fee"] for s in near)
+            if len(set(costs)) == len(costs):
+                break
+        tariffs = {s["id"]: {"prices": {**s["prices"], "谷": valley[s["id"]]}, "fee": s["fee"]}
+                   for s in near}  # fmt: skip
+        best = min(near, key=lambda s: valley[s["id"]] + s["fee"])
         return {"km": limit, "station": best["name"], "ids": [s["id"] for s in near],
-                "others": [s["name"] for s in stations(world) if s is not best]}  # fmt: skip
+                "tariffs": tariffs, "cost": valley[best["id"]] + best["fee"],
+                "names": {s["id"]: s["name"] for s in stations(world)}}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.data.setdefault("tariffs", {}).update(
+            {
+                i: {"prices": dict(t["prices"]), "fee": t["fee"]}
+                for i, t in params["tariffs"].items()
+            }
+        )
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         km = params["km"]
         return phrased(
-            zh=[f"{km}公里以内，谷时段电价加服务费最便宜的是哪个电站？",
-                f"帮我找出距离{km}km内、谷电（含服务费）每度最便宜的充电站",
-                f"我只想去{km}公里内的电站，按谷时段电费加服务费算，哪家最便宜？"],
+            zh=[f"{km}公里以内，谷时段电价加服务费最便宜的是哪个电站？每度合计多少钱？",
+                f"帮我找出距离{km}km内、谷电（含服务费）每度最便宜的充电站，告诉我每度多少钱",
+                f"我只想去{km}公里内的电站，按谷时段电费加服务费算，哪家最便宜，每度几元？"],
             en=[f"Within {km} km, which station is cheapest in the valley band, electricity "
-                "plus service fee?",
+                "plus service fee, and what does that come to per kWh?",
                 f"Find the station within {km} km with the lowest valley-band price per kWh, "
-                "service fee included",
+                "service fee included, and tell me that price",
                 f"Among the stations within {km} km, which charges least per kWh in the valley "
-                "band, counting the service fee?"],
+                "band, counting the service fee, and how much is it?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Text((params["station"],), others=params["others"], what="station")
+        tariffs = diff.before["apps"][CHARGING]["tariffs"]
+        costs = {i: tariffs[i]["prices"]["谷"] + tariffs[i]["fee"] for i in params["ids"]}
+        best = min(costs, key=lambda i: costs[i])
+        name = params["names"][best]
+        others = [n for n in params["names"].values() if n != name]
+        return Together(Text((name,), others=others, what="station"), Money(costs[best] / 100))
 
     def wrong_answer(self, params: Params) -> str:
-        return str(next(o for o in params["others"] if o != params["station"]))
+        other = next(n for n in params["names"].values() if n != params["station"])
+        return f"{other}，每度{params['cost'] / 100:.2f}元"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         costs: dict[str, tuple[int, str]] = {}
@@ -283,23 +303,34 @@ class CheapestWithin(ChargingTemplate):
             costs[station_id] = (round(float(price[3:].split("/")[0]) * 100)
                                  + round(float(fee[1:-2]) * 100), ui.text_of("name"))  # fmt: skip
             yield ui.back()
-        yield Answer(text=min(costs.values())[1])
+        cost, name = min(costs.values())
+        yield Answer(text=f"{name}，每度{cost / 100:.2f}元")
 
 
 class MonthKwh(ChargingTemplate):
-    """Aggregation over the order history: the kWh charged in one month."""
+    """Aggregation over the order history: the kWh charged in one month (this task's own
+    orders' energy)."""
 
     id = "charging.month_kwh"
     difficulty = 6
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        months: dict[int, int] = {}
+        months: dict[int, list[str]] = {}
         for h in world.content(CHARGING)["history"]:
             month = dt.datetime.fromtimestamp(h["start"], BEIJING).month
-            months[month] = months.get(month, 0) + h["kwh"]
+            months.setdefault(month, []).append(h["id"])
         month = rng.choice(sorted(m for m in months if m != 1))
-        return {"month": month, "kwh": months[month] / 100}
+        kwh = {i: rng.randint(600, 5600) for i in months[month]}  # hundredths of a kWh
+        return {"month": month, "kwh": sum(kwh.values()) / 100, "orders": kwh}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for h in it.data["history"]:
+            if h["id"] in params["orders"]:
+                h["kwh"] = params["orders"][h["id"]]
+                h["energy"] = round(h["kwh"] * h["price"] / 100)
+                h["service"] = round(h["kwh"] * h["fee"] / 100)
+                h["total"] = h["energy"] + h["service"] - h["off"]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         m = params["month"]

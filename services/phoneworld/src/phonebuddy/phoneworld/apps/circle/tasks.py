@@ -12,6 +12,7 @@ from phonebuddy.phoneworld.apps.circle.app import AUTHORS, CIRCLE, link
 from phonebuddy.phoneworld.apps.circle.cross_social import CROSS_TEMPLATES
 from phonebuddy.phoneworld.apps.circle.tasks_social import TEMPLATES as SOCIAL_TEMPLATES
 from phonebuddy.phoneworld.apps.messages.tasks import address_book, check_one_sms, sent_messages
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, which_is_more
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.cross_app.steps import copy_text, paste_into, paste_into_new_note
@@ -120,8 +121,15 @@ class TagTopLikes(CircleTemplate):
         tags = sorted({p["tag"] for p in posts(world) if sum(
             q["tag"] == p["tag"] for q in posts(world)) >= 2})  # fmt: skip
         tag = rng.choice(tags)
-        ranked = sorted((p for p in posts(world) if p["tag"] == tag), key=lambda p: -p["likes"])
-        return {"tag": tag, "likes": ranked[0]["likes"], "other": ranked[1]["likes"]}
+        tagged = [p["id"] for p in posts(world) if p["tag"] == tag]
+        likes = dict(zip(tagged, rng.sample(range(20, 3000), len(tagged)), strict=True))
+        ranked = sorted(likes.values(), reverse=True)  # this task's own like counts
+        return {"tag": tag, "post_likes": likes, "likes": ranked[0], "other": ranked[1]}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for post in it.data["posts"]:
+            if post["id"] in params["post_likes"]:
+                post["likes"] = params["post_likes"][post["id"]]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         t = params["tag"]
@@ -135,7 +143,10 @@ class TagTopLikes(CircleTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["likes"])
+        tagged = [
+            p["likes"] for p in diff.value_before(f"{ROOT}/posts") if p["tag"] == params["tag"]
+        ]
+        return Number(max(tagged))
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["other"])

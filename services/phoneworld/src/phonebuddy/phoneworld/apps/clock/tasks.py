@@ -17,7 +17,13 @@ from phonebuddy.phoneworld.apps.clock.base import (
     hhmm,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Number, numbers_in
+from phonebuddy.phoneworld.tasks.answers import (
+    ClockTime,
+    Expectation,
+    Number,
+    Together,
+    numbers_in,
+)
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -440,8 +446,11 @@ class AskTimeDifference(ClockTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         city_id, name, name_en, offset = rng.choice([c for c in CITIES if c[3] != 480])
+        # and a seeded moment in Beijing: what time is it then in the city?
+        beijing = rng.randrange(24 * 60)
         return {"city": city_id, "name": name, "name_en": name_en,
-                "hours": abs(offset - 480) / 60}  # fmt: skip
+                "hours": abs(offset - 480) / 60, "offset": offset - 480,
+                "beijing": f"{beijing // 60:02d}:{beijing % 60:02d}"}  # fmt: skip
 
     def setup(self, it: Interaction, params: Params) -> None:
         clocks = it.app_data(CLOCK)["world_clocks"]
@@ -449,23 +458,32 @@ class AskTimeDifference(ClockTemplate):
             clocks.append({"id": params["city"]})
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
-        name, name_en = params["name"], params["name_en"]
+        name, name_en, at = params["name"], params["name_en"], params["beijing"]
         return phrased(
-            zh=[f"看一下世界时钟：{name}和北京相差几个小时？",
-                f"{name}跟北京差几个小时？查一下世界时钟",
-                f"用世界时钟帮我看看，{name}和北京的时差是几小时"],
-            en=[f"Check the world clock: how many hours apart are {name_en} and Beijing?",
-                f"What's the time difference in hours between {name_en} and Beijing? Look at the "
-                "world clock",
-                f"Use the world clock to find how many hours {name_en} is from Beijing"],
+            zh=[f"看一下世界时钟：{name}和北京相差几个小时？北京时间{at}时{name}是几点？",
+                f"{name}跟北京差几个小时？北京{at}的时候{name}几点？查一下世界时钟",
+                f"用世界时钟帮我看看，{name}和北京的时差是几小时，北京时间{at}对应{name}几点"],
+            en=[f"Check the world clock: how many hours apart are {name_en} and Beijing? When it "
+                f"is {at} in Beijing, what time is it in {name_en}?",
+                f"What's the time difference in hours between {name_en} and Beijing, and what "
+                f"time is it in {name_en} at {at} Beijing time? Look at the world clock",
+                f"Use the world clock to find how many hours {name_en} is from Beijing, and the "
+                f"time there when it is {at} in Beijing"],
         )  # fmt: skip
+
+    @staticmethod
+    def local_minutes(params: Params) -> int:
+        hour, minute = (int(x) for x in params["beijing"].split(":"))
+        return (hour * 60 + minute + params["offset"]) % (24 * 60)
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         # '晚8小时', '-8', '8 hours behind': the difference either way
-        return Number(params["hours"], unit="小时", signed=False)
+        local = ClockTime(*divmod(self.local_minutes(params), 60))
+        return Together(local, Number(params["hours"], unit="小时", signed=False))
 
     def wrong_answer(self, params: Params) -> str:
-        return f"{params['hours'] + 1:g}小时"
+        hour, minute = divmod(self.local_minutes(params), 60)
+        return f"{params['hours'] + 1:g}小时，那时是{hour:02d}:{minute:02d}"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_clock(ui)
@@ -475,7 +493,10 @@ class AskTimeDifference(ClockTemplate):
         hours = numbers_in(said.partition("，")[2])
         if not hours:
             raise OracleError(f"cannot read the time difference from {said!r}")
-        yield Answer(text=f"{hours[0]:g}小时")
+        ahead = "早" in said.partition("，")[2]
+        hour, minute = (int(x) for x in params["beijing"].split(":"))
+        local = (hour * 60 + minute + round((1 if ahead else -1) * hours[0] * 60)) % (24 * 60)
+        yield Answer(text=f"{hours[0]:g}小时，那时是{local // 60:02d}:{local % 60:02d}")
 
 
 # The note that tells when to get up, and the alarm the agent should set from it.

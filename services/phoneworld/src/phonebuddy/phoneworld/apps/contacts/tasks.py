@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from phonebuddy.phoneworld.apps.contacts.app import (
+    COMPANIES,
     CONTACTS,
     GIVEN,
     GROUPS,
@@ -16,6 +17,7 @@ from phonebuddy.phoneworld.apps.contacts.app import (
     pinyin,
 )
 from phonebuddy.phoneworld.apps.phone.app import unknown_mobile
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, phone_number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
@@ -24,6 +26,15 @@ from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
 CONTACTS_LIST = f"apps/{CONTACTS}/contacts"
+# Companies a task may give a contact: the address book's and more.
+TASK_COMPANIES = (
+    *COMPANIES,
+    "拼多多", "快手", "比亚迪", "蔚来汽车", "宁德时代", "中国银行", "工商银行", "平安保险",
+    "国家电网", "中石化", "海尔集团", "格力电器", "联想集团", "携程旅行", "滴滴出行", "大疆创新",
+    "中国联通", "中国电信", "好未来", "北京大学", "复旦大学", "瑞金医院", "安踏体育", "蒙牛乳业",
+    "伊利集团", "农夫山泉", "海康威视", "三一重工", "中国建筑", "南方航空", "东方航空", "中国平安",
+    "交通银行", "建设银行", "农业银行", "浙江大学", "同济大学", "华西医院", "唯品会", "贝壳找房",
+)  # fmt: skip
 NEW_COMPANIES = ("顺丰速运", "万科物业", "链家地产", "海底捞", "招商银行", "美团")
 
 
@@ -291,19 +302,23 @@ class PhoneOf(ContactsTemplate):
 
 
 class CompanyOf(ContactsTemplate):
+    """The company of one contact (this task's own: a seeded one of many companies)."""
+
     id = "contacts.company_of"
     difficulty = 4
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        person = _person(world, rng, company=bool)
-        other = _person(world, rng, company=lambda c: c and c != person["company"])
-        return {
-            "id": person["id"],
-            "name": person["name"],
-            "company": person["company"],
-            "other_company": other["company"],
-        }
+        # not a colleague: their company goes with their work mail
+        person = _person(world, rng, group=lambda g: g != "同事")
+        company, other = rng.sample(TASK_COMPANIES, 2)
+        return {"id": person["id"], "name": person["name"], "company": company,
+                "other_company": other}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for contact in it.data["contacts"]:
+            if contact["id"] == params["id"]:
+                contact["company"] = params["company"]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         name = params["name"]
@@ -314,8 +329,10 @@ class CompanyOf(ContactsTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        companies = [c["company"] for c in diff.before["apps"][CONTACTS]["contacts"]]
-        return Text([params["company"]], others=filter(None, companies), what="company")
+        contacts = diff.before["apps"][CONTACTS]["contacts"]
+        company = next(c["company"] for c in contacts if c["id"] == params["id"])
+        others = {c["company"] for c in contacts} | set(TASK_COMPANIES)
+        return Text([company], others=filter(None, others - {company}), what="company")
 
     def wrong_answer(self, params: Params) -> str:
         return params["other_company"]
@@ -328,13 +345,31 @@ class CompanyOf(ContactsTemplate):
 
 
 class CountGroup(ContactsTemplate):
+    """The size of one group (this task's own: a seeded part of the group stays in it, or
+    some ungrouped contacts join it)."""
+
     id = "contacts.count_group"
     difficulty = 3
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
         group = rng.choice(GROUPS)
-        return {"group": group, "count": sum(c["group"] == group for c in _roster(world))}
+        roster = _roster(world)
+        members = [c["id"] for c in roster if c["group"] == group]
+        ungrouped = [c["id"] for c in roster if not c["group"]]
+        count = rng.randint(1, len(members) + len(ungrouped))
+        if count <= len(members):
+            chosen = rng.sample(members, count)
+        else:
+            chosen = members + rng.sample(ungrouped, count - len(members))
+        return {"group": group, "count": count, "members": sorted(chosen)}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for contact in it.data["contacts"]:
+            if contact["id"] in params["members"]:
+                contact["group"] = params["group"]
+            elif contact["group"] == params["group"]:
+                contact["group"] = ""
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         group = params["group"]

@@ -86,6 +86,13 @@ def seat_taken(flight_id: str, seat: str) -> bool:
     return zlib.crc32(f"{flight_id}/{seat}".encode()) % 3 == 0
 
 
+def live(flight: Any, data: Any) -> Any:
+    """A flight as this phone last loaded it: the shared one with the fields this device's
+    `live` update replaces (today's status, today's fares), if any."""
+    update = data.get("live", {}).get(flight["id"])
+    return flight if update is None else {**flight, **update}
+
+
 def delayed_arrival(flight: Any) -> str:
     return content.hhmm(minutes(flight["arrive"]) + (flight["status"] or {}).get("delay", 0))
 
@@ -119,13 +126,14 @@ class FlightsBase(App):
     # -- look-ups ---------------------------------------------------------------------------
     @staticmethod
     def flight(v: View | Interaction, flight_id: str) -> Any:
-        return next(f for f in v.content["flights"] if f["id"] == flight_id)
+        return live(next(f for f in v.content["flights"] if f["id"] == flight_id), v.data)
 
     @staticmethod
     def today(v: View | Interaction, number: str) -> Any | None:
         number = number.strip().upper()
-        return next((f for f in v.content["flights"] if f["day"] == 0 and f["number"] == number),
-                    None)  # fmt: skip
+        found = next((f for f in v.content["flights"] if f["day"] == 0 and f["number"] == number),
+                     None)  # fmt: skip
+        return None if found is None else live(found, v.data)
 
     @staticmethod
     def booking(data: dict[str, Any], booking_id: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from phonebuddy.phoneworld.apps.flights.base import (
     FlightsBase,
     date_label,
     duration_text,
+    live,
     per_person_cents,
 )
 from phonebuddy.phoneworld.apps.flights.content import AIRLINES, AIRPORTS, CABINS, DAYS, FEE_CENTS
@@ -94,7 +95,7 @@ class SearchScreens(FlightsBase):
         sort = v.ui("sort", "depart")
         direct = bool(v.ui("direct", False))
         airline = v.ui("airline", "")
-        flights = [f for f in v.content["flights"]
+        flights = [live(f, v.data) for f in v.content["flights"]
                    if f["from"] == origin and f["to"] == dest and f["day"] == day]  # fmt: skip
         airlines = sorted({f["code"] for f in flights})
         if direct:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.flights.base import (
     CHECKED,
+    FLIGHTS,
     REFUNDED,
     hours_before,
     minutes,
@@ -46,6 +47,7 @@ from phonebuddy.phoneworld.apps.flights.cross_more import (
     MailChain,
     PassengerFromNote,
 )
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Money
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, one_added
@@ -200,8 +202,18 @@ class CheapestDirect(FlightsTemplate):
             # Sold-out flights show no fare in the list: every candidate has seats.
             if len(direct) >= 2 and all(f["seats"]["economy"] > 1 for f in direct):
                 break
-        best = min(direct, key=lambda f: f["prices"]["economy"])
-        return {**flight_params(best), "others": [f["number"] for f in direct if f is not best]}
+        # this task's own economy fares (in tens of yuan), every one different
+        fares = rng.sample(range(40, 200), len(direct))
+        prices = {f["id"]: {**f["prices"], "economy": 1000 * fare}
+                  for f, fare in zip(direct, fares, strict=True)}  # fmt: skip
+        best = min(direct, key=lambda f: prices[f["id"]]["economy"])
+        return {**flight_params(best), "prices": prices,
+                "others": [f["number"] for f in direct if f is not best]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        updates = it.data.setdefault("live", {})
+        for flight_id, prices in params["prices"].items():
+            updates[flight_id] = {"prices": dict(prices)}
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         p = params
@@ -282,8 +294,13 @@ class DelayedLanding(FlightsTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         flight = pick(rng, [f for f in flights(world)
                             if f["status"] and f["status"]["state"] == "延误"])  # fmt: skip
-        landing = hhmm(minutes(flight["arrive"]) + flight["status"]["delay"])
-        return {**flight_params(flight), "landing": landing, "planned": flight["arrive"]}
+        delay = rng.randrange(15, 300)  # this task's own latest delay
+        landing = hhmm(minutes(flight["arrive"]) + delay)
+        return {**flight_params(flight), "landing": landing, "planned": flight["arrive"],
+                "status": {**flight["status"], "delay": delay}}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.data.setdefault("live", {})[params["flight_id"]] = {"status": dict(params["status"])}
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         n = params["number"]
@@ -297,7 +314,8 @@ class DelayedLanding(FlightsTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        hour, minute = map(int, params["landing"].split(":"))
+        delay = diff.before["apps"][FLIGHTS]["live"][params["flight_id"]]["status"]["delay"]
+        hour, minute = map(int, hhmm(minutes(params["planned"]) + delay).split(":"))
         return ClockTime(hour, minute)
 
     def wrong_answer(self, params: Params) -> str:

@@ -336,16 +336,24 @@ class CountAlbum(GalleryTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         album = rng.choice([*dict(SEEDED_ALBUMS), FAVORITES])
-        inside = seeded_photos(
-            world, lambda p: p["album"] == album or (album == FAVORITES and p["favorite"])
-        )
-        # A few of them already deleted: the count must be read from the device, not guessed.
-        deleted = rng.sample(inside, rng.randrange(0, 3))
-        return {"album": album, "name": ALBUM_NAMES[album], "deleted": [p["id"] for p in deleted]}
+        # this task's own album: a seeded 1 to 30 photos in it; the usual ones left out of it
+        # were deleted (the count must be read from the device, not guessed)
+        photos = seeded_photos(world, lambda p: True)
+        chosen = rng.sample(photos, rng.randint(1, min(30, len(photos))))
+        return {"album": album, "name": ALBUM_NAMES[album],
+                "chosen": sorted(str(p["id"]) for p in chosen)}  # fmt: skip
 
     def setup(self, it: Any, params: Params) -> None:
+        album = params["album"]
         for record in it.app_data(GALLERY_PACKAGE)["photos"]:
-            if record["id"] in params["deleted"]:
+            inside = record["favorite"] if album == FAVORITES else record["album"] == album
+            if record["id"] in params["chosen"]:
+                record["trashed_at"] = None
+                if album == FAVORITES:
+                    record["favorite"] = True
+                else:
+                    record["album"] = album
+            elif inside:
                 record["trashed_at"] = it.clock - 86400
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:

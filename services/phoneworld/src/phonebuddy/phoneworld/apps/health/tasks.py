@@ -191,7 +191,17 @@ class BestDay(HealthTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return {}
+        # this task's own last 7 days of steps, every day's different (today's so far fewer)
+        steps = rng.sample(range(2000, 18000), 6)
+        today = rng.choice([n for n in range(1500, 6000) if n not in steps])
+        return {"steps": [today, *steps]}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for day in it.data["days"]:
+            if day["ago"] < 7:
+                steps = params["steps"][day["ago"]]
+                day["active"] += steps // 180 - day["steps"] // 180  # active minutes follow
+                day["steps"] = steps
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(

@@ -7,15 +7,15 @@ import random
 from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.longvideo.common import (
+    HISTORY,
     LongVideoTemplate,
-    history,
     open_title,
     plain_name,
     series,
-    title_by_id,
     title_params,
     titles,
 )
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Duration, Expectation, Number, Text, numbers_in
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
@@ -116,11 +116,24 @@ class EpisodesLeft(LongVideoTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        seen = history(world)
-        pool = [t for t in series(world) if t["id"] in seen and t["schedule"] is None
-                and plain_name(t) and seen[t["id"]]["episode"] < len(t["episodes"])]  # fmt: skip
-        t = pick(rng, pool or [title_by_id(world, next(iter(seen)))])
-        return {**title_params(t), "left": len(t["episodes"]) - seen[t["id"]]["episode"]}
+        # this task's own place in a finished series: a free episode before the last, of a
+        # series already in the history or newly started
+        pool = [t for t in series(world) if t["schedule"] is None and plain_name(t)
+                and len(t["episodes"]) > 1]  # fmt: skip
+        t = pick(rng, pool)
+        free = [e for e in t["episodes"][:-1] if not e["vip"]] or t["episodes"][:1]
+        episode = rng.choice(free)
+        position = rng.randrange(60, episode["minutes"] * 60 - 60)
+        return {**title_params(t), "episode": episode["n"], "position": position,
+                "episodes": len(t["episodes"]), "hours_ago": rng.randint(2, 72),
+                "left": len(t["episodes"]) - episode["n"]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        entry = next((h for h in it.data["history"] if h["id"] == params["title_id"]), None)
+        if entry is None:
+            entry = {"id": params["title_id"], "time": it.clock - 3600 * params["hours_ago"]}
+            it.data["history"].append(entry)
+        entry.update(episode=params["episode"], position=params["position"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         t = params["title"]
@@ -134,7 +147,8 @@ class EpisodesLeft(LongVideoTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["left"])
+        seen = next(h for h in diff.value_before(HISTORY) if h["id"] == params["title_id"])
+        return Number(params["episodes"] - seen["episode"])
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['left'] + 1}集"

@@ -3,12 +3,13 @@ unread count), and notes written from mails or a mail from a note."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE, ME_ADDRESS, Mailbox
+from phonebuddy.phoneworld.apps.mail.base import MAIL_PACKAGE, ME_ADDRESS, WEEKDAYS, Mailbox
 from phonebuddy.phoneworld.apps.mail.content import CONTACTS, SERVICES
 from phonebuddy.phoneworld.apps.mail.steps import (
     DATE_TIME,
@@ -30,6 +31,7 @@ from phonebuddy.phoneworld.apps.mail.steps import (
 )
 from phonebuddy.phoneworld.apps.mail.tasks_single import MailTemplate
 from phonebuddy.phoneworld.apps.notes.app import SEED_NOTES
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import (
     ClockTime,
     Date,
@@ -43,10 +45,29 @@ from phonebuddy.phoneworld.tasks.base import Params, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
 from phonebuddy.phoneworld.tasks.expect import WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
+from phonebuddy.phoneworld.ui.format import local_time
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
 SENDER_FOLDERS = {"铁路12306": "出行", "京东": "网购", "人力资源部": "公司通知", "少数派": "订阅"}
+
+
+def restate(it: Interaction, params: Params, replacements: Mapping[str, str]) -> None:
+    """Give the seeded mail this task's own facts (params' `facts`): its record on the phone
+    carries the subject and body with each of `replacements` replaced, and the facts."""
+    seeded = it.content["mails"][params["mail_id"]]
+    subject, body = seeded["subject"], seeded["body"]
+    for old, new in replacements.items():
+        subject, body = subject.replace(old, new), body.replace(old, new)
+    for record in it.data["mails"]:
+        if record["id"] == params["mail_id"]:
+            record.update(subject=subject, body=body, facts=dict(params["facts"]))
+
+
+def facts_before(diff: StateDiff, params: Params) -> Mapping[str, Any]:
+    record = next(r for r in diff.before["apps"][MAIL_PACKAGE]["mails"]
+                  if r["id"] == params["mail_id"])  # fmt: skip
+    return record["facts"]  # type: ignore[no-any-return]
 
 
 class FileSenderMails(MailTemplate):
@@ -112,7 +133,16 @@ class AskSender(MailTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         mail = rng.choice(inbox_mails(world, lambda m: self.names_one_mail(world, m)))
-        return {**mail_params(mail), "topic": mail["facts"]["topic"]}
+        # this task's own day (1 to 20 days ago) and minute of the day the mail came
+        days_ago, minute = rng.randrange(1, 21), rng.randrange(8 * 60, 22 * 60)
+        return {**mail_params(mail), "topic": mail["facts"]["topic"], "days_ago": days_ago,
+                "minute": minute}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        midnight = it.clock - (it.clock + 8 * 3600) % 86400  # Beijing time
+        for record in it.data["mails"]:
+            if record["id"] == params["mail_id"]:
+                record["time"] = midnight - params["days_ago"] * 86400 + params["minute"] * 60
 
     @staticmethod
     def names_one_mail(world: World, mail: Mapping[str, Any]) -> bool:
@@ -127,25 +157,33 @@ class AskSender(MailTemplate):
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         topic = params["topic"]
         return phrased(
-            zh=[f"邮箱里关于“{topic}”的那封邮件是谁发给我的？",
-                f"那封讲“{topic}”的邮件，发件人是谁？",
-                f"查一下邮箱，关于“{topic}”的邮件是谁发来的"],
-            en=[f"Who sent me the mail about '{topic}'?",
-                f"Who is the sender of the mail about '{topic}'?",
-                f"Check my mailbox: who is the mail about '{topic}' from?"],
+            zh=[f"邮箱里关于“{topic}”的那封邮件是谁发给我的？哪天发的？",
+                f"那封讲“{topic}”的邮件，发件人是谁，是几月几号收到的？",
+                f"查一下邮箱，关于“{topic}”的邮件是谁发来的，日期是哪天"],
+            en=[f"Who sent me the mail about '{topic}', and on which day?",
+                f"Who is the sender of the mail about '{topic}', and on what date did it arrive?",
+                f"Check my mailbox: who is the mail about '{topic}' from, and what day was it "
+                "sent?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         senders = [*(c[:2] for c in CONTACTS), *SERVICES.values()]
         others = [form for sender in senders for form in sender]
-        return Text([params["sender"], params["sender_address"]], others=others, what="sender")
+        record = next(r for r in diff.before["apps"][MAIL_PACKAGE]["mails"]
+                      if r["id"] == params["mail_id"])  # fmt: skip
+        sent = local_time(record["time"])
+        name = Text([params["sender"], params["sender_address"]], others=others, what="sender")
+        return Together(name, Date(sent.month, sent.day))
 
     def wrong_answer(self, params: Params) -> str:
         return next(name for name, address in PEOPLE if address != params["sender_address"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from search_mail(ui, params["topic"], params["subject"])
-        yield Answer(text=ui.text_of("sender_name"))
+        sent = re.search(r"(\d{1,2})月(\d{1,2})日", ui.text_of("time"))
+        if sent is None:
+            raise OracleError("the mail shows no date")
+        yield Answer(text=f"{ui.text_of('sender_name')}，{sent.group(1)}月{sent.group(2)}日")
 
 
 class AskMeetingTime(MailTemplate):
@@ -155,7 +193,20 @@ class AskMeetingTime(MailTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "meeting"))
-        return {**mail_params(mail), "facts": dict(mail["facts"])}
+        # this task's own day and time of the meeting (a day after every device's clock)
+        day, hour, minute = rng.randrange(16, 31), rng.randrange(8, 19), rng.randrange(0, 60, 5)
+        seeded = mail["facts"]
+        facts = {**seeded, "day": day, "hour": hour, "minute": minute}
+        return {**mail_params(mail), "facts": facts,
+                "seeded": [seeded["day"], seeded["hour"], seeded["minute"]]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        (day, hour, minute), f = params["seeded"], params["facts"]
+        weekday = WEEKDAYS[dt.date(2026, 4, day).weekday()]
+        new_weekday = WEEKDAYS[dt.date(2026, 4, f["day"]).weekday()]
+        old = f"4月{day}日（周{weekday}）{hour:02d}:{minute:02d}"
+        new = f"4月{f['day']}日（周{new_weekday}）{f['hour']:02d}:{f['minute']:02d}"
+        restate(it, params, {old: new})
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         topic, subject = params["facts"]["topic"], params["subject"]
@@ -169,7 +220,7 @@ class AskMeetingTime(MailTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        f = params["facts"]
+        f = facts_before(diff, params)
         return Together(Date(f["month"], f["day"]), ClockTime(f["hour"], f["minute"]))
 
     def wrong_answer(self, params: Params) -> str:
@@ -192,7 +243,21 @@ class AskTrain(MailTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         mail = rng.choice(inbox_mails(world, lambda m: m["facts"].get("kind") == "train"))
-        return {**mail_params(mail), "facts": dict(mail["facts"])}
+        # this task's own train and departure time on that day
+        seeded = mail["facts"]
+        train = f"{rng.choice('GD')}{rng.randrange(1, 10000)}"
+        hour, minute = rng.randrange(6, 22), rng.randrange(60)
+        subject = mail["subject"].replace(seeded["train"], train)
+        return {**mail_params(mail), "subject": subject,
+                "facts": {**seeded, "train": train, "hour": hour, "minute": minute},
+                "seeded": [seeded["train"], seeded["hour"], seeded["minute"]]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        (train, hour, minute), f = params["seeded"], params["facts"]
+        leaves = f"{f['hour']:02d}:{f['minute']:02d} 开"
+        restate(it, params, {f"{train} 次列车": f"{f['train']} 次列车",
+                             f" {train}": f" {f['train']}",
+                             f"{hour:02d}:{minute:02d} 开": leaves})  # fmt: skip
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         f = params["facts"]
@@ -211,7 +276,7 @@ class AskTrain(MailTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        f = params["facts"]
+        f = facts_before(diff, params)
         return Together(train_number(f["train"]), ClockTime(f["hour"], f["minute"]))
 
     def wrong_answer(self, params: Params) -> str:

@@ -369,10 +369,14 @@ class SetPlayMode(MusicTemplate):
 
 
 class PlaylistCount(_WithTaskPlaylist):
+    """The number of songs in the task's playlist (a seeded 3 to 45 of them)."""
+
     id = "music.playlist_count"
     difficulty = 5
     answers = True
-    size = 6
+
+    def sample(self, world: World, rng: random.Random) -> Params:
+        return task_playlist(world, rng, rng.randint(3, 45))
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         name = params["playlist_name"]
@@ -385,7 +389,7 @@ class PlaylistCount(_WithTaskPlaylist):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(len(params["songs"]), unit="首")
+        return Number(len(diff.value_before(f"{PLAYLISTS}[{TASK_PLAYLIST}]/songs")), unit="首")
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)

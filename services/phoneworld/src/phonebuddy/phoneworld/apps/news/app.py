@@ -167,10 +167,12 @@ class News(NewsBase):
     @screen("hot")
     def hot(self, v: View) -> Page:
         rows = []
+        heats = v.data.get("heat", {})  # this phone's latest heat of a rank, if refreshed
         for entry in v.content["hot"]:
             a = self.article(v, entry["article"])
+            heat = heats.get(str(entry["rank"]), entry["heat"])
             rows.append(ListItem(f"{entry['rank']}. {a['title']}",
-                                 trailing=f"{heat_label(entry['heat'])}热度",
+                                 trailing=f"{heat_label(heat)}热度",
                                  on_tap=v.do(self.open_article, a["id"]),
                                  id=f"hot_{entry['rank']}"))  # fmt: skip
         return Page("热榜", rows, on_back=v.back())

@@ -49,7 +49,11 @@ class NewsBase(App):
     # -- look-ups -------------------------------------------------------------------------------
     @staticmethod
     def article(v: View | Interaction, article_id: str) -> dict[str, Any]:
-        return next(a for a in v.content["articles"] if a["id"] == article_id)
+        """An article as this phone shows it: the shared one with the fields a correction on
+        this device (`revised`) replaces, if any."""
+        article = next(a for a in v.content["articles"] if a["id"] == article_id)
+        revised = v.data.get("revised", {}).get(article_id)
+        return article if revised is None else {**article, **revised}
 
     @staticmethod
     def has(items: list[dict[str, Any]], item_id: str) -> bool:

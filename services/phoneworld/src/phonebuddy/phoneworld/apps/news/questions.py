@@ -18,6 +18,7 @@ from phonebuddy.phoneworld.apps.news.common import (
     paragraph_with,
 )
 from phonebuddy.phoneworld.apps.news.content import heat_label
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
@@ -29,14 +30,24 @@ DIGITS = set("0123456789一二三四五六七八九十两")
 
 
 class HotHeat(NewsTemplate):
+    """A 热榜 entry's heat (this task's own latest heat of every entry, in rank order)."""
+
     id = "news.hot_heat"
     difficulty = 4
     answers = True
     ignorable = (HISTORY,)
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        entry = rng.choice(list(world.content(NEWS)["hot"])[5:])
-        return {"rank": entry["rank"], "heat": float(heat_label(entry["heat"])[:-1])}
+        hot = list(world.content(NEWS)["hot"])
+        top = rng.randrange(2_000_000, 9_000_000)
+        drawn = sorted(rng.sample(range(100_000, top), len(hot)), reverse=True)
+        heats = {str(e["rank"]): h for e, h in zip(hot, drawn, strict=True)}
+        entry = rng.choice(hot[5:])
+        return {"rank": entry["rank"], "heats": heats,
+                "heat": float(heat_label(heats[str(entry["rank"])])[:-1])}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        it.data["heat"] = dict(params["heats"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         n = params["rank"]
@@ -50,7 +61,8 @@ class HotHeat(NewsTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["heat"], unit="万")
+        heat = diff.before["apps"][NEWS]["heat"][str(params["rank"])]
+        return Number(float(heat_label(heat)[:-1]), unit="万")
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['heat'] + 3.2:.1f}万"
@@ -116,7 +128,8 @@ class CompareReads(NewsTemplate):
 
 
 class MedalSum(NewsTemplate):
-    """Aggregation: the gold, silver and bronze medals one article reports, summed."""
+    """Aggregation: the gold, silver and bronze medals one article reports, summed (this
+    task's own corrected tally)."""
 
     id = "news.medal_sum"
     difficulty = 6
@@ -125,7 +138,18 @@ class MedalSum(NewsTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         a = pick(rng, articles(world, medals=True))
-        return {**article_params(a), "total": sum(a["medals"].values())}
+        medals = {kind: rng.randrange(1, 30) for kind in ("gold", "silver", "bronze")}
+        gold, silver, bronze = medals.values()
+        said = f"本市代表团共获得金牌{gold}枚、银牌{silver}枚、铜牌{bronze}枚。"
+        index = next(i for i, p in enumerate(a["paragraphs"]) if "金牌" in p)
+        paragraphs = [*a["paragraphs"][:index], said, *a["paragraphs"][index + 1 :]]
+        return {**article_params(a), "medals": medals, "paragraphs": paragraphs,
+                "total": sum(medals.values())}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        revised = it.data.setdefault("revised", {})
+        revised[params["article_id"]] = {"medals": dict(params["medals"]),
+                                         "paragraphs": list(params["paragraphs"])}  # fmt: skip
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         t = params["title"]
@@ -139,7 +163,8 @@ class MedalSum(NewsTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["total"], unit="个")  # the kit reads no "枚" after a numeral
+        medals = diff.before["apps"][NEWS]["revised"][params["article_id"]]["medals"]
+        return Number(sum(medals.values()), unit="个")  # the kit reads no "枚" after a numeral
 
     def wrong_answer(self, params: Params) -> str:
         return f"{params['total'] - 2}枚"

@@ -13,10 +13,15 @@ from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Swipe, from_pixels
 
 NOTES = "com.pw.notes"
 NOTES_LIST = f"apps/{NOTES}/notes"
+# Short to-do notes a task may add besides the usual ones.
+EXTRA_TITLES = ("待办：交水电费", "取快递", "给妈妈打电话", "还信用卡", "买猫粮", "预约理发",
+                "洗车", "续费视频会员", "换灯泡", "寄文件", "体检预约", "修自行车", "订机票",
+                "交房租", "备份照片", "买生日礼物", "看牙医", "退货", "学英语单词", "整理衣柜",
+                "给植物浇水", "缴停车费", "换手机膜", "约朋友吃饭")  # fmt: skip
 TITLES = ("周末计划", "买菜", "快递单号", "健身打卡", "给房东的话", "项目想法", "读书清单")
 BODIES = ("周六上午去图书馆", "西红柿三个，土豆两个", "SF1234567890", "今天跑了5公里",
           "下月房租按时转账", "做一个记账小程序", "《活着》《围城》")  # fmt: skip
@@ -183,13 +188,17 @@ class CountNotes(TaskTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        extra = rng.randrange(0, 4)
-        return {"extra": extra, "count": NOTES_ON_NEW_DEVICE + extra}
+        # this task's own notes: a seeded 1 to 24, some of the usual ones kept, others added
+        count = rng.randint(1, 24)
+        keep = rng.randint(max(0, count - len(EXTRA_TITLES)), min(NOTES_ON_NEW_DEVICE, count))
+        titles = rng.sample(EXTRA_TITLES, count - keep)
+        return {"keep": keep, "titles": titles, "count": count}
 
     def setup(self, it: Any, params: Params) -> None:
         notes = it.app_data(NOTES)["notes"]
-        for i in range(params["extra"]):
-            notes.append({"id": f"note-extra-{i}", "title": f"待办 {i + 1}", "body": "",
+        del notes[params["keep"] :]
+        for i, title in enumerate(params["titles"]):
+            notes.append({"id": f"note-extra-{i}", "title": title, "body": "",
                           "pinned": False})  # fmt: skip
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
@@ -201,16 +210,30 @@ class CountNotes(TaskTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Number(params["count"], unit="条")
+        return Number(len(diff.value_before(NOTES_LIST)), unit="条")
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["count"] + 1)
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("备忘录")
-        count = sum(1 for node in ui.device.ui_tree().walk()
-                    if node.resource_id.startswith(f"{NOTES}:id/note_"))  # fmt: skip
-        yield Answer(text=str(count))
+        seen: set[str] = set()
+        while True:
+            seen |= {node.resource_id for node in ui.device.ui_tree().walk()
+                     if node.resource_id.startswith(f"{NOTES}:id/note_")}  # fmt: skip
+            if ui.device.scroll_room("content")[1] <= 0:
+                break
+            yield scroll_down(ui)
+        yield Answer(text=str(len(seen)))
+
+
+def scroll_down(ui: OracleUI) -> Action:
+    """One swipe that moves the list up, to show what lies below."""
+    b = ui.node("content").bounds
+    x, height = (b.left + b.right) // 2, b.bottom - b.top
+    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
+    screen = ui.device.screen
+    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (CreateNote(), DeleteNote(), PinNote(), ReadNote(),

@@ -4,6 +4,7 @@ from an SMS into 快递, a pick-up code texted to a contact."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,8 +16,8 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     sent_messages,
 )
 from phonebuddy.phoneworld.apps.parcels.app import (
+    COURIERS,
     DELIVERING,
-    DEVICE_STATUSES,
     ON_DEVICE,
     PARCELS,
     SIGNED,
@@ -24,7 +25,15 @@ from phonebuddy.phoneworld.apps.parcels.app import (
     WAITING,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, dashed_code
+from phonebuddy.phoneworld.state import clone
+from phonebuddy.phoneworld.tasks.answers import (
+    Expectation,
+    Number,
+    Text,
+    Together,
+    Token,
+    dashed_code,
+)
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.cross_app.steps import copy_text, paste_into, paste_into_new_note
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, one_added
@@ -118,7 +127,14 @@ class PickupCode(ParcelsTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         parcel, other = pick(rng, on_device(world, WAITING), 2)
-        return {**parcel_params(parcel), "code": parcel["code"], "other_code": other["code"]}
+        # this task's own code (the station's shelf and a number)
+        code = f"{rng.randrange(1, 10)}-{rng.randrange(1, 7)}-{rng.randrange(1000, 10000)}"
+        return {**parcel_params(parcel), "code": code, "other_code": other["code"]}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for parcel in it.app_data(PARCELS)["parcels"]:
+            if parcel["id"] == params["parcel_id"]:
+                parcel["code"] = params["code"]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         shop = params["shop"]
@@ -231,27 +247,42 @@ class ConfirmOrRemark(ParcelsTemplate):
 
 
 class CountWaiting(ParcelsTemplate):
-    """Aggregation: how many parcels wait at the stations (some arrive in the setup)."""
+    """Aggregation: how many parcels wait at the stations (this task's own: a seeded 1 to 20
+    of them; in the setup some of the usual ones were picked up, others arrive, and parcels
+    not on the phone yet are added, waiting)."""
 
     id = "parcels.count_waiting"
     difficulty = 3
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        arriving = pick(rng, on_device(world, DELIVERING, TRANSIT), rng.randrange(0, 4))
-        return {"arriving": sorted(p["id"] for p in arriving),
+        later = [r for r in records(world)[ON_DEVICE:] if r["status"] != SIGNED]
+        candidates = [*on_device(world, WAITING, DELIVERING, TRANSIT), *later]
+        waiting = pick(rng, candidates, rng.randint(1, 20))
+        arriving = sorted(str(p["id"]) for p in waiting if p["status"] != WAITING)
+        later_ids = {r["id"] for r in later}
+        codes = rng.sample(range(1000, 10000), len(arriving))
+        return {"waiting": sorted(str(p["id"]) for p in waiting), "arriving": arriving,
+                "added": sorted(str(p["id"]) for p in waiting if p["id"] in later_ids),
                 "codes": [f"{rng.randrange(1, 10)}-{rng.randrange(1, 7)}-{n}"
-                          for n in rng.sample(range(1000, 10000), len(arriving))]}  # fmt: skip
+                          for n in codes]}  # fmt: skip
 
     def setup(self, it: Interaction, params: Params) -> None:
-        parcels = {p["id"]: p for p in it.app_data(PARCELS)["parcels"]}
+        parcels = it.app_data(PARCELS)["parcels"]
+        known = {r["id"]: r for r in it.content["records"]}
+        for parcel_id in params["added"]:
+            parcels.insert(0, clone(known[parcel_id]))
+        by_id = {p["id"]: p for p in parcels}
         for parcel_id, code in zip(params["arriving"], params["codes"], strict=True):
-            parcel = parcels[parcel_id]
+            parcel = by_id[parcel_id]
             station = "菜鸟驿站（文三路店）"
             parcel.update(status=WAITING, station=station, code=code)
             parcel["events"].append(
                 {"time": it.clock - 1800, "text": f"【杭州】快件已到达 {station}，请凭取件码取件"}
             )
+        for parcel in parcels:  # the usual waiting ones left out were picked up this morning
+            if parcel["status"] == WAITING and parcel["id"] not in params["waiting"]:
+                parcel.update(status=SIGNED, signed_at=it.clock - 2 * 3600)
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
@@ -267,7 +298,7 @@ class CountWaiting(ParcelsTemplate):
         return Number(sum(p["status"] == WAITING for p in parcels), unit="个")
 
     def wrong_answer(self, params: Params) -> str:
-        return str(DEVICE_STATUSES.count(WAITING) + len(params["arriving"]) + 1)
+        return str(len(params["waiting"]) + 1)
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("快递")
@@ -481,31 +512,55 @@ class WhichCourier(ParcelsTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         parcel = pick(rng, on_device(world))
-        other = rng.choice([c for c in COURIER_NAMES if c != parcel["courier"]])
-        return {**parcel_params(parcel), "other": other}
+        # this task's own courier and tracking number for the parcel
+        courier, prefix, digits, _ = rng.choice(COURIERS)
+        number = prefix + str(rng.randrange(1, 10))
+        number += "".join(rng.choice("0123456789") for _ in range(digits - 1))
+        other = rng.choice([c for c in COURIER_NAMES if c != courier])
+        return {**parcel_params(parcel), "courier": courier, "number": number, "other": other}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for parcel in it.app_data(PARCELS)["parcels"]:
+            if parcel["id"] == params["parcel_id"]:
+                old = parcel["courier"]
+                parcel.update(courier=params["courier"], number=params["number"])
+                for event in parcel["events"]:
+                    event["text"] = event["text"].replace(old, params["courier"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         shop = params["shop"]
         return phrased(
-            zh=[f"“{shop}”的包裹是哪家快递送的？", f"查一下“{shop}”寄来的快递走的是哪个快递公司",
-                f"我在“{shop}”买的东西用的什么快递？"],
-            en=[f"Which courier is delivering the parcel from '{shop}'?",
-                f"Look up which delivery company carries my parcel from '{shop}'",
-                f"What courier did '{shop}' ship my order with?"],
+            zh=[f"“{shop}”的包裹是哪家快递送的？运单号是多少？",
+                f"查一下“{shop}”寄来的快递走的是哪个快递公司，还有它的运单号",
+                f"我在“{shop}”买的东西用的什么快递？单号是什么？"],
+            en=[f"Which courier is delivering the parcel from '{shop}', and what is its tracking "
+                "number?",
+                f"Look up which delivery company carries my parcel from '{shop}', and its "
+                "tracking number",
+                f"What courier did '{shop}' ship my order with? What's the tracking number?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        courier = before_parcel(diff, params)["courier"]
+        parcel = before_parcel(diff, params)
+        courier = parcel["courier"]
         others = [c for c in COURIER_NAMES if c != courier]
-        return Text(courier_forms(courier), others=others, what="courier")
+        return Together(Text(courier_forms(courier), others=others, what="courier"),
+                        tracking_number(parcel["number"]))  # fmt: skip
 
     def wrong_answer(self, params: Params) -> str:
-        return str(params["other"])
+        return f"{params['other']}，运单号{params['number']}"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_parcel(ui, params["shop"])
-        courier = ui.text_of("number").split()[0]
-        yield Answer(text=courier)
+        courier, number = ui.text_of("number").split()[:2]
+        yield Answer(text=f"{courier}，运单号{number}")
+
+
+def tracking_number(number: str) -> Token:
+    """A tracking number: two letters and 10 to 13 digits ('SF1234567890123', 'sf 1234...')."""
+    pattern = re.compile(r"(?<![a-z\d])[a-z]{2}\s?\d{10,13}(?!\d)")
+    return Token(number, pattern=pattern, canonical=lambda t: re.sub(r"\s", "", t).upper(),
+                 what="tracking number")  # fmt: skip
 
 
 def courier_forms(courier: str) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
 )
 from phonebuddy.phoneworld.apps.phone.app import unknown_mobile
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
+from phonebuddy.phoneworld.tasks.answers import ClockTime, Expectation, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
@@ -291,29 +291,34 @@ class MissedToday(PhoneTemplate):
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
-            zh=["我今天有几个未接来电？", "数一下今天漏接了多少个电话",
-                "今天的未接来电一共有几个？"],
-            en=["How many missed calls did I get today?", "Count today's missed calls",
-                "How many calls did I miss today?"],
+            zh=["我今天有几个未接来电？最近的一个是几点打来的？",
+                "数一下今天漏接了多少个电话，再看看最后一个是几点的",
+                "今天的未接来电一共有几个？最晚的那个是什么时间？"],
+            en=["How many missed calls did I get today, and at what time was the latest one?",
+                "Count today's missed calls, and tell me the time of the most recent one",
+                "How many calls did I miss today? When (what time) was the last of them?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         clock = diff.before["os"]["clock"]
-        count = sum(
-            1
+        today = [
+            call["time"]
             for call in diff.before["apps"][PHONE]["calls"]
             if call["kind"] == "missed" and call["time"] >= day_start(clock)
-        )
-        return Number(count, unit="个")
+        ]
+        latest = (max(today) - day_start(clock)) // 60
+        return Together(ClockTime(*divmod(latest, 60)), Number(len(today), unit="个"))
 
     def wrong_answer(self, params: Params) -> str:
-        return str(params["count"] + 1)
+        hour, minute = divmod(params["minutes"][-1], 60)
+        return f"{params['count'] + 1}个，最近一个{hour:02d}:{minute:02d}"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_phone(ui)
         yield ui.tap("filter_missed")
         today = [row for row in call_rows(ui) if re.fullmatch(r"\d{2}:\d{2}", row[3])]
-        yield Answer(text=str(len(today)))
+        latest = today[0][3] if today else ""
+        yield Answer(text=f"{len(today)}个，最近一个{latest}")
 
 
 class SaveMissedCaller(TaskTemplate):

@@ -255,17 +255,23 @@ class CompareProgress(ReaderTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         # Titles with numerals ("三国", "一个人") would read as numbers in the answer.
         pool = [b for b in shelved(world) if not set(b["title"]) & set("一二三四五六七八九十")]
-        pairs = [
-            (a, b)
-            for a in pool
-            for b in pool
-            if a["id"] < b["id"] and a["entry"]["progress"] != b["entry"]["progress"]
-        ]
-        first, second = pick(rng, pairs)
-        if rng.random() < 0.5:
-            first, second = second, first
+        first, second = pick(rng, pool, 2)
+        # this task's own reading positions: the chapters each book is open at
+        while True:
+            chapters = [rng.randrange(len(b["chapters"])) for b in (first, second)]
+            shown = [progress(c, len(b["chapters"]))
+                     for c, b in zip(chapters, (first, second), strict=True)]  # fmt: skip
+            if shown[0] != shown[1]:
+                break
         return {"first": first["title"], "second": second["title"],
-                "ids": [first["id"], second["id"]]}  # fmt: skip
+                "ids": [first["id"], second["id"]], "chapters": chapters,
+                "progress": shown}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for book_id, chapter, shown in zip(params["ids"], params["chapters"], params["progress"],
+                                           strict=True):  # fmt: skip
+            entry = next(s for s in it.data["shelf"] if s["id"] == book_id)
+            entry.update(chapter=chapter, progress=shown)
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         a, b = params["first"], params["second"]
@@ -288,7 +294,8 @@ class CompareProgress(ReaderTemplate):
         return Together(Text((ahead,), others=(behind,), what="book"), Number(abs(a - b), unit="%"))
 
     def wrong_answer(self, params: Params) -> str:
-        return f"{params['first']}和{params['second']}一样"
+        a, b = params["progress"]
+        return f"“{params['second'] if a > b else params['first']}”，多{abs(a - b)}%"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("读书")

@@ -98,7 +98,9 @@ def list_rows(ui: OracleUI, seen: dict[str, list[str]]) -> Iterator[Action]:
     while True:
         for node in ui.device.ui_tree().walk():
             if node.resource_id.startswith(prefix):
-                seen[node.resource_id] = texts(node)
+                found = texts(node)  # a row cut by the screen's edge shows fewer
+                if len(found) >= len(seen.get(node.resource_id, [])):
+                    seen[node.resource_id] = found
         if ui.device.scroll_room("content")[1] <= 0:
             return
         yield scroll_down(ui)

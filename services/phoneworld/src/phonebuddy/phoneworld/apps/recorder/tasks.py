@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Generator, Iterator
+from typing import Any
 
 from phonebuddy.phoneworld.apps.recorder.common import (
     MEMO_NAMES,
@@ -35,7 +36,8 @@ from phonebuddy.phoneworld.apps.recorder.cross import (
     TranscriptToNote,
     TranscriptToWeChat,
 )
-from phonebuddy.phoneworld.tasks.answers import Duration, Expectation, Number, Text
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import Duration, Expectation, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -208,18 +210,38 @@ class MoveSeveral(RecorderTemplate):
             yield ui.tap(f"move_{params['folder']}")
 
 
+def set_length(rec: dict[str, Any], seconds: int) -> None:
+    """This task's own length of a recording (its file size kept in step)."""
+    rate = rec["size"] // rec["duration"] if rec["duration"] else 4
+    rec["duration"], rec["size"] = seconds, seconds * rate
+
+
+def set_lengths(it: Interaction, lengths: dict[str, int]) -> None:
+    for rec in it.data["recordings"]:
+        if rec["id"] in lengths:
+            set_length(rec, lengths[rec["id"]])
+
+
 class FolderTotal(RecorderTemplate):
-    """Aggregation: the recordings of a folder summed, to the nearest minute."""
+    """Aggregation: the recordings of a folder summed, to the nearest minute (their lengths
+    this task's own)."""
 
     id = "recorder.folder_total"
     difficulty = 5
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        totals = {f: sum(r["duration"] for r in live(world) if r["folder"] == f) for f in FOLDERS}
+        folder = rng.choice([f for f in FOLDERS if any(r["folder"] == f for r in live(world))])
+        ids = [r["id"] for r in live(world) if r["folder"] == folder]
+        lengths = {i: rng.randint(60, 3000) for i in ids}
         # A total of n minutes 30 seconds would round either way.
-        folder = rng.choice([f for f, t in totals.items() if t % 60 != 30 and t])
-        return {"folder": folder, "minutes": round(totals[folder] / 60)}
+        while sum(lengths.values()) % 60 == 30:
+            lengths[ids[0]] += 1
+        return {"folder": folder, "lengths": lengths,
+                "minutes": round(sum(lengths.values()) / 60)}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        set_lengths(it, params["lengths"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         f = params["folder"]
@@ -265,7 +287,8 @@ def read_two_lengths(ui: OracleUI, params: Params) -> Generator[Action, None, li
 
 
 class LongerOfTwo(RecorderTemplate):
-    """Comparison: which of two recordings is longer."""
+    """Comparison: which of two recordings is longer, and how long it is (their lengths this
+    task's own)."""
 
     id = "recorder.longer_of_two"
     difficulty = 8
@@ -274,32 +297,42 @@ class LongerOfTwo(RecorderTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         pool = [r for r in live(world) if plain_name(r)]
         a, b = pick(rng, pool, 2)
-        while a["duration"] == b["duration"]:
-            a, b = pick(rng, pool, 2)
-        return {"first": a["name"], "second": b["name"], "ids": [a["id"], b["id"]]}
+        lengths = rng.sample(range(30, 3600), 2)
+        return {"first": a["name"], "second": b["name"], "ids": [a["id"], b["id"]],
+                "lengths": dict(zip((a["id"], b["id"]), lengths, strict=True))}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        set_lengths(it, params["lengths"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         a, b = params["first"], params["second"]
         return phrased(
-            zh=[f"录音“{a}”和“{b}”哪个更长？", f"比较一下“{a}”与“{b}”这两条录音，哪条时长更长",
-                f"“{a}”和“{b}”，哪段录音时间长一些？"],
-            en=[f"Which recording is longer, '{a}' or '{b}'?",
-                f"Compare the recordings '{a}' and '{b}': which one lasts longer?",
-                f"Of '{a}' and '{b}', which recording runs longer?"],
+            zh=[f"录音“{a}”和“{b}”哪个更长？它有多长（几分几秒）？",
+                f"比较一下“{a}”与“{b}”这两条录音，哪条时长更长，时长是几分几秒",
+                f"“{a}”和“{b}”，哪段录音时间长一些？长的那段多长？"],
+            en=[f"Which recording is longer, '{a}' or '{b}', and how long is it (minutes and "
+                "seconds)?",
+                f"Compare the recordings '{a}' and '{b}': which one lasts longer, and for how "
+                "many minutes and seconds?",
+                f"Of '{a}' and '{b}', which recording runs longer, and how long does it run?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         a, b = (diff.value_before(path(i))["duration"] for i in params["ids"])
         longer, shorter = ((params["first"], params["second"]) if a > b
                            else (params["second"], params["first"]))  # fmt: skip
-        return Text((longer,), others=(shorter,), what="recording")
+        return Together(Text((longer,), others=(shorter,), what="recording"),
+                        Duration(seconds=max(a, b)))  # fmt: skip
 
     def wrong_answer(self, params: Params) -> str:
-        return f"{params['first']}和{params['second']}一样长"
+        minutes, seconds = divmod(max(params["lengths"].values()), 60)
+        return f"{params['first']}和{params['second']}一样长，都是{minutes}分{seconds}秒"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         lengths = yield from read_two_lengths(ui, params)
-        yield Answer(text=params["first"] if lengths[0] > lengths[1] else params["second"])
+        longer = params["first"] if lengths[0] > lengths[1] else params["second"]
+        minutes, seconds = divmod(max(lengths), 60)
+        yield Answer(text=f"{longer}更长，{minutes}分{seconds}秒")
 
 
 class PairLength(RecorderTemplate):
@@ -340,20 +373,36 @@ class PairLength(RecorderTemplate):
 
 
 class CountOnDay(RecorderTemplate):
-    """Counting: how many recordings (outside 最近删除) were made on a given day."""
+    """Counting: how many recordings (outside 最近删除) were made on a given day (this task's
+    own dates: a seeded 1 to 12 of them on that day)."""
 
     id = "recorder.count_on_day"
     difficulty = 8
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        days: dict[str, int] = {}
-        for r in live(world):
-            label = day_label(day_of(r["created"]))
-            days[label] = days.get(label, 0) + 1
-        day = rng.choice(sorted(d for d, n in days.items() if n >= 2))
-        month, date = day.removesuffix("日").split("月")
-        return {"day": day, "month": int(month), "date": int(date), "count": days[day]}
+        recs = live(world)
+        days = sorted({day_of(r["created"]) for r in recs})
+        target = rng.choice(days)
+        chosen = set(rng.sample([r["id"] for r in recs], rng.randint(1, 12)))
+        shifts = {}  # a recording's id: the seconds its date moves by
+        for r in recs:
+            was = day_of(r["created"])
+            if r["id"] in chosen:
+                now = target
+            elif was == target:
+                now = rng.choice([d for d in days if d != target])
+            else:
+                continue
+            if now != was:
+                shifts[r["id"]] = (now - was).days * 86400
+        day = day_label(target)
+        return {"day": day, "month": target.month, "date": target.day, "count": len(chosen),
+                "shifts": shifts}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for rec in it.data["recordings"]:
+            rec["created"] += params["shifts"].get(rec["id"], 0)
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         day, m, d = params["day"], params["month"], params["date"]

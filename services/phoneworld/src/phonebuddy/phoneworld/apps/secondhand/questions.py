@@ -20,7 +20,7 @@ from phonebuddy.phoneworld.apps.secondhand.common import (
     shipping_cents,
     whole_yuan,
 )
-from phonebuddy.phoneworld.apps.secondhand.content import CATEGORIES, CONDITIONS
+from phonebuddy.phoneworld.apps.secondhand.content import CATEGORIES, CONDITIONS, ME
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
@@ -32,7 +32,7 @@ from phonebuddy.protocol import Action, Answer, Instruction
 
 class CheapestFreeShipping(SecondhandTemplate):
     """Filter and scan: the lowest price among listings of a category and condition that ship
-    free (the bikes always have several 九成新 ones)."""
+    free (their prices this task's own)."""
 
     id = "secondhand.cheapest_free_shipping"
     difficulty = 8
@@ -42,16 +42,25 @@ class CheapestFreeShipping(SecondhandTemplate):
         combos = []
         for category in CATEGORIES:
             for condition in CONDITIONS:
-                prices = sorted(x["price"] for x in on_sale(world) if x["category"] == category
-                                and x["condition"] == condition and x["shipping"] == 0)  # fmt: skip
-                if len(prices) >= 2 and prices[0] != prices[1]:
-                    combos.append((category, condition, prices))
-        bikes = [c for c in combos if c[:2] == ("自行车", "九成新")]
-        category, condition, prices = (
-            bikes[0] if bikes and rng.random() < 0.5 else pick(rng, combos)
-        )
-        return {"category": category, "condition": condition, "cheapest": prices[0],
-                "second": prices[1]}  # fmt: skip
+                found = [x for x in on_sale(world) if x["category"] == category
+                         and x["condition"] == condition and x["shipping"] == 0]  # fmt: skip
+                if len(found) >= 2:
+                    combos.append((category, condition, found))
+        category, condition, found = pick(rng, combos)
+        low = min(x["price"] for x in found) // 200  # half the lowest, in yuan
+        high = max(max(x["price"] for x in found) * 3 // 200, low + 4 * len(found))
+        drawn = rng.sample(range(max(low, 1), high), len(found))
+        prices = {x["id"]: 100 * yuan for x, yuan in zip(found, drawn, strict=True)}
+        ranked = sorted(prices.values())
+        return {"category": category, "condition": condition, "prices": prices,
+                "cheapest": ranked[0], "second": ranked[1]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for listing in it.data["listings"]:
+            if listing["id"] in params["prices"]:
+                listing["price"] = params["prices"][listing["id"]]
+                # the price new stays above the second-hand one
+                listing["original"] = max(listing["original"], 2 * listing["price"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         c, q = params["category"], params["condition"]
@@ -66,7 +75,11 @@ class CheapestFreeShipping(SecondhandTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Money(params["cheapest"] / 100)
+        before = diff.value_before(LISTINGS)
+        found = [x["price"] for x in before if x["category"] == params["category"]
+                 and x["condition"] == params["condition"] and x["shipping"] == 0
+                 and not x["sold"] and x["seller"] != ME]  # fmt: skip
+        return Money(min(found) / 100)
 
     def wrong_answer(self, params: Params) -> str:
         return f"{whole_yuan(params['second'])}元"
@@ -167,6 +180,8 @@ class OwnTotal(SecondhandTemplate):
         for listing in it.data["listings"]:
             if listing["id"] in params["prices"]:
                 listing["price"] = params["prices"][listing["id"]]
+                # the price new stays above the second-hand one
+                listing["original"] = max(listing["original"], 2 * listing["price"])
                 listing["sold"] = listing["id"] in params["sold"]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:

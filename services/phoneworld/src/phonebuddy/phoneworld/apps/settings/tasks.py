@@ -16,13 +16,13 @@ from phonebuddy.phoneworld.apps.settings.app import (
     network_id,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.tasks.toggles import Switch, ToggleTemplate
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Swipe, Type, from_pixels
 
 NOTES = "com.pw.notes"
 WIFI = f"apps/{SETTINGS}/wifi"
@@ -418,40 +418,67 @@ class AskConnectedWifi(SettingsTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         first, second = rng.sample([i for i, n in enumerate(NETWORKS) if n[1]], k=2)
+        # this task's own saved networks besides the connected one: a seeded 0 to 9 of them
+        rest = [network_id(i) for i in range(len(NETWORKS)) if i != first]
+        saved = rng.sample(rest, rng.randint(0, len(rest)))
         return {"network": network_id(first), "ssid": NETWORKS[first][0],
-                "other_ssid": NETWORKS[second][0]}  # fmt: skip
+                "other_ssid": NETWORKS[second][0], "saved": sorted(saved)}  # fmt: skip
 
     def setup(self, it: Interaction, params: Params) -> None:
         it.os["settings"]["wifi"] = True
         wifi = it.app_data(SETTINGS)["wifi"]
         wifi["connected"] = params["network"]
-        wifi["saved"] = sorted({*wifi["saved"], params["network"]})
+        wifi["saved"] = sorted({*params["saved"], params["network"]})
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
-            zh=["手机现在连接的是哪个 WLAN？",
-                "现在连的 WiFi 叫什么名字？",
-                "查一下手机当前连接的无线网络"],
-            en=["Which Wi-Fi network is the phone connected to?",
-                "What's the name of the Wi-Fi the phone is on?",
-                "Find out which wireless network the phone is using right now"],
+            zh=["手机现在连接的是哪个 WLAN？除了它还保存了几个网络？",
+                "现在连的 WiFi 叫什么名字？另外还有几个已保存的 WiFi？",
+                "查一下手机当前连接的无线网络，以及除此之外已保存的网络有几个"],
+            en=["Which Wi-Fi network is the phone connected to, and how many other networks "
+                "are saved?",
+                "What's the name of the Wi-Fi the phone is on? How many other saved Wi-Fi "
+                "networks are there?",
+                "Find out which wireless network the phone is using right now, and how many "
+                "networks besides it are saved"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        ssid = SSIDS[diff.value_before(f"{WIFI}/connected")]
-        return Text([ssid], others=[n[0] for n in NETWORKS], what="Wi-Fi network")
+        connected = diff.value_before(f"{WIFI}/connected")
+        saved = [n for n in diff.value_before(f"{WIFI}/saved") if n != connected]
+        name = Text([SSIDS[connected]], others=[n[0] for n in NETWORKS], what="Wi-Fi network")
+        return Together(name, Number(len(saved), unit="个"))
 
     def wrong_answer(self, params: Params) -> str:
-        return params["other_ssid"]
+        return f"{params['other_ssid']}，另外保存了{len(params['saved'])}个"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield ui.open("设置")
         yield ui.tap("wlan")
-        items = [n for n in ui.find_all() if n.resource_id.startswith(f"{SETTINGS}:id/network_")]
-        connected = next((t for n in items if (t := texts(n))[-1].startswith("已连接")), None)
+        seen: dict[str, list[str]] = {}
+        while True:
+            for node in ui.find_all():
+                if node.resource_id.startswith(f"{SETTINGS}:id/network_"):
+                    found = texts(node)
+                    if len(found) >= len(seen.get(node.resource_id, [])):
+                        seen[node.resource_id] = found
+            if ui.device.scroll_room("content")[1] <= 0:
+                break
+            yield scroll_down(ui)
+        connected = next((t for t in seen.values() if t[-1].startswith("已连接")), None)
         if connected is None:
             raise OracleError("no network is marked 已连接")
-        yield Answer(text=connected[0])
+        saved = sum(t[-1].startswith("已保存") for t in seen.values())
+        yield Answer(text=f"{connected[0]}，另外保存了{saved}个")
+
+
+def scroll_down(ui: OracleUI) -> Action:
+    """One swipe that moves the list up, to show what lies below."""
+    b = ui.node("content").bounds
+    x, height = (b.left + b.right) // 2, b.bottom - b.top
+    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
+    screen = ui.device.screen
+    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
 
 
 # Notes that hold a network's name and password, as people jot them down.

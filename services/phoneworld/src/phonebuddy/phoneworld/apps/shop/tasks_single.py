@@ -9,10 +9,16 @@ import random
 from collections.abc import Iterator
 
 from phonebuddy.phoneworld.apps.shop.base import PRICE_BANDS
-from phonebuddy.phoneworld.apps.shop.content import ORDER_STATUS, STATUS_SYNONYMS, sku_price
+from phonebuddy.phoneworld.apps.shop.content import (
+    CHEAP_LIMIT_CENTS,
+    ORDER_STATUS,
+    STATUS_SYNONYMS,
+    sku_price,
+)
 from phonebuddy.phoneworld.apps.shop.steps import (
     CART,
     FAVORITES,
+    SHOP,
     ShopTemplate,
     best_seller_in,
     busy_product_ids,
@@ -35,7 +41,8 @@ from phonebuddy.phoneworld.apps.shop.steps import (
     shop_content,
     status_change_problems,
 )
-from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -412,37 +419,57 @@ class ProductPrice(ShopTemplate):
 
 
 class OrderStatus(ShopTemplate):
+    """The status of one order, and what was paid for it (this task's own status: a seeded
+    one of those the order can be in)."""
+
     id = "shop.order_status"
     difficulty = 8
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
         order = pick(rng, shop_content(world)["account"]["orders"])
-        return {"order_id": order["id"], "number": order["number"], "status": order["status"]}
+        # only a cheap order may wait for payment (any seeded wallet balance pays it)
+        cheap = order["total_cents"] <= CHEAP_LIMIT_CENTS
+        status = rng.choice([s for s in ORDER_STATUS if cheap or s != "unpaid"])
+        return {"order_id": order["id"], "number": order["number"], "status": status,
+                "total_cents": order["total_cents"]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for order in it.data["orders"]:
+            if order["id"] == params["order_id"]:
+                order["status"] = params["status"]
+                unpaid = params["status"] in ("unpaid", "cancelled")
+                order["paid_at"] = None if unpaid else order["created_at"] + 120
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         number = params["number"]
         return phrased(
-            zh=[f"购物App里订单号为{number}的订单现在是什么状态？",
-                f"帮我看看购物App里订单{number}现在到哪一步了，是什么状态？",
-                f"查一下订单号{number}在购物App里的当前状态"],
-            en=[f"What is the status of order {number} in Shop?",
-                f"Check the current status of my Shop order {number}",
-                f"Where does order {number} stand in Shop? Tell me its status"],
+            zh=[f"购物App里订单号为{number}的订单现在是什么状态？实付了多少钱？",
+                f"帮我看看购物App里订单{number}现在到哪一步了，是什么状态，实付款多少？",
+                f"查一下订单号{number}在购物App里的当前状态和实付金额"],
+            en=[f"What is the status of order {number} in Shop, and how much was paid for it?",
+                f"Check the current status of my Shop order {number} and the amount paid",
+                f"Where does order {number} stand in Shop? Tell me its status and what it cost"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        expected = params["status"]
+        orders = {o["id"]: o for o in diff.before["apps"][SHOP]["orders"]}
+        order = orders[params["order_id"]]
+        expected = order["status"]
         others = [f for s, forms in STATUS_SYNONYMS.items() if s != expected for f in forms]
         forms = (ORDER_STATUS[expected], *STATUS_SYNONYMS[expected])
-        return Text(forms, others=others, what="order status")
+        return Together(Text(forms, others=others, what="order status"),
+                        Money(order["total_cents"] / 100))  # fmt: skip
 
     def wrong_answer(self, params: Params) -> str:
-        return "已完成" if params["status"] != "completed" else "待收货"
+        status = "已完成" if params["status"] != "completed" else "待收货"
+        return f"{status}，实付款{yuan(params['total_cents'])}"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_shop(ui)
         yield from open_orders(ui, "all")
         yield from ui.scroll_to(text=f"订单号 {params['number']}")
         node = ui.find(f"status_{params['order_id']}")
-        yield Answer(text=node.text if node else "")
+        paid = [t for t in ui.texts_in(f"order_{params['order_id']}") if t.startswith("实付款")]
+        status = node.text if node else ""
+        yield Answer(text=f"{status}，{paid[0] if paid else ''}")

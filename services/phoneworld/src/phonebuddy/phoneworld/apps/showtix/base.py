@@ -48,7 +48,15 @@ class ShowTixBase(App):
     # -- look-ups ---------------------------------------------------------------------------------
     @staticmethod
     def show(v: Source, show_id: str) -> dict[str, Any]:
-        return next(s for s in v.content["shows"] if s["id"] == show_id)
+        """A show as this phone last loaded it: a session's sold-out tiers are those of this
+        device's `sold_out` update where it has one."""
+        show = next(s for s in v.content["shows"] if s["id"] == show_id)
+        sold = v.data.get("sold_out", {})
+        if not any(x["id"] in sold for x in show["sessions"]):
+            return show  # type: ignore[no-any-return]
+        sessions = [{**x, "sold_out": tuple(sold[x["id"]])} if x["id"] in sold else x
+                    for x in show["sessions"]]  # fmt: skip
+        return {**show, "sessions": sessions}
 
     def session(self, v: Source, session_id: str) -> dict[str, Any]:
         show = self.show(v, session_id.rsplit("-", 1)[0])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from phonebuddy.phoneworld.apps.teamchat.base import TEAMCHAT
 from phonebuddy.phoneworld.apps.teamchat.common import (
@@ -17,9 +18,9 @@ from phonebuddy.phoneworld.apps.teamchat.common import (
     scroll_down,
     to_top,
 )
-from phonebuddy.phoneworld.apps.teamchat.content import EXPENSE_ITEMS, MEMBERS
+from phonebuddy.phoneworld.apps.teamchat.content import EMOJI, EXPENSE_ITEMS, MEMBERS
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text
+from phonebuddy.phoneworld.tasks.answers import Expectation, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI, texts
@@ -105,7 +106,8 @@ class ExpensesWeek(TeamchatTemplate):
 
 
 class TopReacted(TeamchatTemplate):
-    """Scroll and compare: who posted the channel's most-reacted message."""
+    """Scroll and compare: who posted the channel's most-reacted message, and its reactions
+    (this task's own: a seeded message of the channel drew the most)."""
 
     id = "teamchat.top_reacted"
     difficulty = 20
@@ -113,29 +115,50 @@ class TopReacted(TeamchatTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         channel = rng.choice(("general", "design", "random", "launch", "engineering"))
-        return {"channel": channel}
+        msgs = [m for m in world.content(TEAMCHAT)["messages"]
+                if m["channel"] == channel and not m["parent"]]  # fmt: skip
+        top = pick(rng, msgs)
+        most = max(_reactions(m) for m in msgs if m is not top)
+        total = most + rng.randint(1, 30)
+        people = [f"u{i:02d}" for i in range(1, len(MEMBERS)) if f"u{i:02d}" != top["author"]]
+        counts = [0] * len(EMOJI)
+        for _ in range(total):  # spread over the emojis, at most one of each per person
+            counts[rng.choice([i for i, c in enumerate(counts) if c < len(people)])] += 1
+        reactions = {e: sorted(rng.sample(people, c)) for e, c in zip(EMOJI, counts, strict=True)
+                     if c}  # fmt: skip
+        return {"channel": channel, "message": top["id"], "reactions": reactions,
+                "author": MEMBERS[int(top["author"][1:])][0], "total": total}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for m in it.data["messages"]:
+            if m["id"] == params["message"]:
+                m["reactions"] = {e: list(who) for e, who in params["reactions"].items()}
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         c = params["channel"]
         return phrased(
-            zh=[f"Huddle的#{c}里，哪条消息收到的表情回应最多？是谁发的？",
-                f"看看#{c}频道中回应（reaction）总数最多的那条消息的发送者是谁",
-                f"#{c}里最受欢迎（表情回应最多）的消息出自哪位同事？"],
-            en=[f"In Huddle's #{c}, who posted the message with the most reactions?",
-                f"Find the message in #{c} with the highest total of reactions: who sent it?",
-                f"Which colleague wrote the most-reacted message in #{c}?"],
+            zh=[f"Huddle的#{c}里，哪条消息收到的表情回应最多？是谁发的？一共多少个回应？",
+                f"看看#{c}频道中回应（reaction）总数最多的那条消息的发送者是谁，回应总数是多少",
+                f"#{c}里最受欢迎（表情回应最多）的消息出自哪位同事？它收到了几个回应？"],
+            en=[f"In Huddle's #{c}, who posted the message with the most reactions, and how many "
+                "reactions does it have?",
+                f"Find the message in #{c} with the highest total of reactions: who sent it, and "
+                "what is the total?",
+                f"Which colleague wrote the most-reacted message in #{c}, and how many reactions "
+                "did it get?"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         msgs = [m for m in diff.value_before(MESSAGES_PATH)
                 if m["channel"] == params["channel"] and not m["parent"]]  # fmt: skip
-        top = max(msgs, key=lambda m: sum(len(w) for w in m["reactions"].values()))
+        top = max(msgs, key=_reactions)
         name = MEMBERS[int(top["author"][1:])][0]
         rest = [n for n, *_ in MEMBERS if n != name]
-        return Text((name, name.split()[0]), others=rest, what="member")
+        return Together(Text((name, name.split()[0]), others=rest, what="member"),
+                        Number(_reactions(top), unit="个"))  # fmt: skip
 
     def wrong_answer(self, params: Params) -> str:
-        return "Jack Wilson and Priya Shah"
+        return f"{params['author']}，{params['total'] - 1}个回应"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_channel(ui, params["channel"])
@@ -155,7 +178,12 @@ class TopReacted(TeamchatTemplate):
             if ui.device.scroll_room("content")[1] <= 0:
                 break
             yield scroll_down(ui)
-        yield Answer(text=max(counts.values())[1])
+        total, author = max(counts.values())
+        yield Answer(text=f"{author}，{total}个回应")
+
+
+def _reactions(message: Any) -> int:
+    return sum(len(who) for who in message["reactions"].values())
 
 
 class TimeGap(TeamchatTemplate):

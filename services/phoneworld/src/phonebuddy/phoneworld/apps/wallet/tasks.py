@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, digit_code
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff
@@ -227,11 +228,18 @@ class LastTransfer(WalletTemplate):
 
     def sample(self, world: World, rng: random.Random) -> Params:
         bill = pick(rng, [b for b in _wallet(world)["history"] if b["kind"] == "transfer"])
+        # this task's own amount of that transfer
+        cents = rng.randrange(10, 2000) * 100 + rng.choice((0, 0, 0, 50))
         return {
             "bill_id": bill["id"],
             "name": bill["merchant"],
-            "amount_cents": bill["amount_cents"],
+            "amount_cents": cents,
         }
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for bill in it.data["bills"]:
+            if bill["id"] == params["bill_id"]:
+                bill["amount_cents"] = params["amount_cents"]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         name = params["name"]
@@ -244,7 +252,8 @@ class LastTransfer(WalletTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Money(params["amount_cents"] / 100)
+        bills = {b["id"]: b for b in diff.before["apps"][WALLET]["bills"]}
+        return Money(bills[params["bill_id"]]["amount_cents"] / 100)
 
     def wrong_answer(self, params: Params) -> str:
         return yuan(params["amount_cents"] + 1000)
@@ -268,14 +277,23 @@ class BankCardTail(WalletTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         cards = _wallet(world)["bank_cards"]
         card = pick(rng, cards)
-        other = next(c["last4"] for c in cards if c["last4"] != card["last4"])
+        # this task's own card numbers: every card's tail seeded and distinct
+        numbers = rng.sample(range(10000), len(cards))
+        tails = {str(c["id"]): f"{n:04d}" for c, n in zip(cards, numbers, strict=True)}
+        other = next(t for i, t in tails.items() if i != card["id"])
         return {
             "card_id": card["id"],
             "bank": card["bank"],
             "type": card["type"],
-            "last4": card["last4"],
+            "tails": tails,
+            "last4": tails[card["id"]],
             "other_last4": other,
         }
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        for card in it.data["bank_cards"]:
+            if card["id"] in params["tails"]:
+                card["last4"] = params["tails"][card["id"]]
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         bank, kind = params["bank"], params["type"]
@@ -289,7 +307,8 @@ class BankCardTail(WalletTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return digit_code(params["last4"])
+        cards = {c["id"]: c for c in diff.before["apps"][WALLET]["bank_cards"]}
+        return digit_code(cards[params["card_id"]]["last4"])
 
     def wrong_answer(self, params: Params) -> str:
         return str(params["other_last4"])

@@ -158,8 +158,12 @@ def city_by_name(content: Any, name: str) -> Mapping[str, Any] | None:
     return next((c for c in content["cities"] if wanted in (c["name"], c["id"])), None)
 
 
-def forecast_on(content: Any, city_id: str, day: dt.date) -> Forecast:
-    return content["forecasts"][city_id][day.weekday()]
+def forecast_on(content: Any, city_id: str, day: dt.date, data: Any = None) -> Forecast:
+    """The city's forecast of that day: the seeded one, with what the device's data holds for
+    it instead (a task may start with a day's forecast of its own)."""
+    seeded = content["forecasts"][city_id][day.weekday()]
+    own = (data or {}).get("forecasts", {}).get(city_id, {}).get(str(day.weekday()))
+    return {**seeded, **own} if own else seeded
 
 
 def day_of(clock: int, offset: int) -> dt.date:

@@ -100,7 +100,7 @@ class CityScreens(WeatherBase):
         unit = v.data["unit"]
         rows: list[Widget | None] = []
         for saved in v.data["cities"]:
-            today = forecast_on(v.content, saved["id"], local_date(clock))
+            today = forecast_on(v.content, saved["id"], local_date(clock), v.data)
             _, celsius = hourly(today, local_hour(clock))
             is_default = saved["id"] == v.data["default_city"]
             rows.append(

@@ -78,7 +78,7 @@ class ForecastScreens(WeatherBase):
         self, v: View, city: Mapping[str, Any], *, located: bool
     ) -> list[Widget | None]:
         clock = int(v.os["clock"])
-        today = forecast_on(v.content, city["id"], local_date(clock))
+        today = forecast_on(v.content, city["id"], local_date(clock), v.data)
         return [
             self._now_card(v, city, today, located=located),
             self._warning(today),
@@ -193,7 +193,7 @@ class ForecastScreens(WeatherBase):
     @staticmethod
     def _week_row(v: View, city_id: str, offset: int, day: dt.date) -> Column:
         """One day of the 7-day list: label and date, weather, air quality, low~high."""
-        forecast = forecast_on(v.content, city_id, day)
+        forecast = forecast_on(v.content, city_id, day, v.data)
         level = aqi_level(forecast["aqi"])
         label = Column(
             [
@@ -254,7 +254,7 @@ class ForecastScreens(WeatherBase):
             return Page("天气", [Text("未找到该城市", padding=40)], on_back=v.back())
         offset = int(v.params["offset"])
         day = day_of(int(v.os["clock"]), offset)
-        forecast = forecast_on(v.content, city["id"], day)
+        forecast = forecast_on(v.content, city["id"], day, v.data)
         unit = v.data["unit"]
         level = aqi_level(forecast["aqi"])
 

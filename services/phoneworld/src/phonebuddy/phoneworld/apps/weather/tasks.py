@@ -349,20 +349,28 @@ class RainOnWeekday(WeatherTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        wanted = rng.random() < 0.5
-        choices = [
-            (city, weekday, forecast)
-            for city in world.content(WEATHER)["cities"]
-            for weekday, forecast in enumerate(forecasts(world, city["id"]))
-            if rains(forecast) == wanted
-        ]
-        city, weekday, forecast = rng.choice(choices)
+        city = rng.choice(list(world.content(WEATHER)["cities"]))
+        weekday, wanted = rng.randrange(7), rng.random() < 0.5
+        # this task's own forecast of that day: its day and night weather
+        wet = [k for k in KINDS if "雨" in k]
+        dry = [k for k in KINDS if "雨" not in k]
+        if wanted:
+            kinds = [rng.choice(wet), rng.choice(KINDS)]
+            rng.shuffle(kinds)
+        else:
+            kinds = [rng.choice(dry), rng.choice(dry)]
+        forecast = {"day": kinds[0], "night": kinds[1 if rng.random() < 0.6 else 0]}
         return {
             **city_params(city),
             "weekday": weekday,
-            "rain": wanted,
+            "rain": rains(forecast),
+            "forecast": forecast,
             "weather": weather_text(forecast),
         }
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        own = it.data.setdefault("forecasts", {}).setdefault(params["city"], {})
+        own[str(params["weekday"])] = dict(params["forecast"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         # A bare yes/no would pay a guesser half the time: the answer names the forecast too.
@@ -381,10 +389,13 @@ class RainOnWeekday(WeatherTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        day, _, night = params["weather"].partition("转")
-        weather = Text([params["weather"], day], others=KINDS, also=[night] if night else [],
+        own = diff.before["apps"][WEATHER]["forecasts"][params["city"]]
+        forecast = own[str(params["weekday"])]
+        text = weather_text(forecast)
+        day, _, night = text.partition("转")
+        weather = Text([text, day], others=KINDS, also=[night] if night else [],
                        what="weather")  # fmt: skip
-        return Together(YesNo(params["rain"]), weather)
+        return Together(YesNo(rains(forecast)), weather)
 
     def wrong_answer(self, params: Params) -> str:
         return f"{'不会下雨' if params['rain'] else '会下雨'}，{params['weather']}"

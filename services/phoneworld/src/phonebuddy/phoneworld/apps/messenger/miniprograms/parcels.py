@@ -58,6 +58,33 @@ def _route(rng: random.Random, status: str, origin: str, courier: str) -> list[d
     return events
 
 
+def records(content: Any, data: Any) -> list[Any]:
+    """The couriers' records: a task's own parcels (a task may start with some) and the
+    seeded ones."""
+    return [*data.get("records", ()), *content["parcels"]]
+
+
+def task_parcel(rng: random.Random, status: str, taken: Any) -> dict[str, Any]:
+    """A parcel of a task's own, drawn as the seeded ones are, its last update between 20
+    minutes and 40 hours before the start; its number is none of `taken`."""
+    while True:
+        courier, prefix, digits = rng.choice(COURIERS)
+        number = prefix + str(rng.randrange(1, 9))
+        number += "".join(rng.choice("0123456789") for _ in range(digits - 3))
+        if number not in taken:
+            break
+    origin = rng.choice(CITIES)
+    events = _route(rng, status, origin, courier)
+    ago = rng.randrange(20, 40 * 60) * 60
+    for event in reversed(events):
+        event["ago"] = ago
+        ago += rng.randrange(6, 30) * 3600
+    code = f"{rng.randrange(1, 9)}-{rng.randrange(1, 6)}-{rng.randrange(1000, 9999)}"
+    return {"id": number, "courier": courier, "status": status, "origin": origin,
+            "item": rng.choice(ITEMS), "events": events,
+            "pickup_code": code if status == "待取件" else None}  # fmt: skip
+
+
 class Parcels(MiniProgram):
     name = "parcels"
     title = "裹裹快递"
@@ -116,7 +143,7 @@ class Parcels(MiniProgram):
         data = self.data(it)
         if any(t["number"] == number for t in data["tracked"]):
             it.no_op("already tracked")
-        parcel = find(self.content(it)["parcels"], number)
+        parcel = find(records(self.content(it), data), number)
         data["tracked"].insert(
             0, {"id": it.new_id("tr"), "number": number, "remark": parcel["item"] if parcel else ""}
         )
@@ -133,7 +160,7 @@ class Parcels(MiniProgram):
     def home(self, v: MiniView) -> MiniPage:
         rows = []
         for t in v.data["tracked"]:
-            parcel = find(v.content["parcels"], t["number"])
+            parcel = find(records(v.content, v.data), t["number"])
             status = parcel["status"] if parcel else "暂无物流信息"
             courier = parcel["courier"] if parcel else "快递"
             rows.append(
@@ -176,7 +203,7 @@ class Parcels(MiniProgram):
     @page("detail")
     def detail(self, v: MiniView) -> MiniPage:
         number = v.params["number"]
-        parcel = find(v.content["parcels"], number)
+        parcel = find(records(v.content, v.data), number)
         tracked = any(t["number"] == number for t in v.data["tracked"])
         body: list[Any] = [Text(number, size=44, bold=True, id="detail_number")]
         if parcel is None:
@@ -206,6 +233,7 @@ class Parcels(MiniProgram):
                     f"{chat_label(seeded_time(e['ago'], v.clock), v.clock)}\n{e['text']}",
                     size=36,
                     color=theme.TEXT if i == 0 else theme.TEXT_SECONDARY,
+                    id=f"event_{i}",
                 )
                 for i, e in enumerate(reversed(parcel["events"]))
             ]

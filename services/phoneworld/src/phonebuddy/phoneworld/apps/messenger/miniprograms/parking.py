@@ -62,6 +62,12 @@ def parking_fee(lot: Any, entered: int, now: int) -> int:
     return min(math.ceil(minutes / 60) * int(lot["rate_cents"]), int(lot["cap_cents"]))
 
 
+def entered_ago(data: Any, session: Any) -> int:
+    """How long before the episode began the car entered: the task's own time where the data
+    has one (a task may start with its own), else the seeded one."""
+    return int(data.get("entered_ago", {}).get(session["id"], session["entered_ago"]))
+
+
 def duration_text(seconds: int) -> str:
     hours, minutes = divmod(max(0, seconds) // 60, 60)
     return f"{hours}小时{minutes}分" if hours else f"{minutes}分钟"
@@ -131,7 +137,7 @@ class Parking(MiniProgram):
         if self.paid(data, session["id"]):
             return 0
         lot = find(content["lots"], session["lot"])
-        return parking_fee(lot, seeded_time(session["entered_ago"], clock), clock)
+        return parking_fee(lot, seeded_time(entered_ago(data, session), clock), clock)
 
     # -- handlers ------------------------------------------------------------------------------
     def look_up(self, it: Interaction) -> None:
@@ -253,7 +259,7 @@ class Parking(MiniProgram):
                 spacing=30,
             )
         lot = find(v.content["lots"], session["lot"])
-        entered = seeded_time(session["entered_ago"], v.clock)
+        entered = seeded_time(entered_ago(v.data, session), v.clock)
         fee = self.fee_now(v.content, v.data, session, v.clock)
         paid = self.paid(v.data, session["id"])
         rule = (

@@ -28,12 +28,19 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
 )
 from phonebuddy.phoneworld.apps.messenger.timeline import seeded_time
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Duration, Expectation, Money, Text, Together
+from phonebuddy.phoneworld.tasks.answers import (
+    ClockTime,
+    Duration,
+    Expectation,
+    Money,
+    Text,
+    Together,
+)
 from phonebuddy.phoneworld.tasks.base import Params, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
-from phonebuddy.phoneworld.ui.format import yuan
+from phonebuddy.phoneworld.ui.format import local_time, yuan
 from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
@@ -245,27 +252,41 @@ class ParkingFee(MessengerTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        return _parking_params(world, rng.choice(list(mini_content(world, "parking")["sessions"])))
+        params = _parking_params(
+            world, rng.choice(list(mini_content(world, "parking")["sessions"]))
+        )
+        # this task's own entry time: whole hours plus 12-44 minutes before the episode began,
+        # as the seeded ones, so that the fee cannot tick over during the episode
+        return {**params, "entered_ago": rng.randrange(1, 9) * 3600 + rng.randrange(12, 45) * 60}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        data = it.for_app(MESSENGER).data["mini"]["parking"]
+        data["entered_ago"] = {params["session"]: params["entered_ago"]}
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         plate = show_plate(params["plate"])
         return phrased(
-            zh=[f"车牌{plate}现在要交多少停车费？用微信「捷停车」小程序查一下",
-                f"用微信「捷停车」小程序查查车牌{plate}目前的停车费是多少",
-                f"{plate}这辆车现在停车费多少钱？去微信「捷停车」小程序看看"],
-            en=[f"How much is the parking fee of the car {plate} now? Look it up in the 捷停车 "
-                "mini-program in WeChat",
+            zh=[f"车牌{plate}现在要交多少停车费？几点入场的？用微信「捷停车」小程序查一下",
+                f"用微信「捷停车」小程序查查车牌{plate}目前的停车费是多少，以及入场时间",
+                f"{plate}这辆车现在停车费多少钱？什么时候进的场？去微信「捷停车」小程序看看"],
+            en=[f"How much is the parking fee of the car {plate} now, and when did it enter? Look "
+                "it up in the 捷停车 mini-program in WeChat",
                 f"Use the 捷停车 mini-program in WeChat to check how much parking currently costs "
-                f"for the car {plate}",
-                f"What does the car {plate} owe for parking right now? Check WeChat's 捷停车 "
-                "mini-program"],
+                f"for the car {plate}, and its entry time",
+                f"What does the car {plate} owe for parking right now, and at what time did it "
+                "come in? Check WeChat's 捷停车 mini-program"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
         # Entry times keep the fee away from an hour boundary, so the clock at the start and at
         # the end of the episode give the same fee; either is accepted.
-        fees = {_parking_fee(params, doc["os"]["clock"]) for doc in (diff.before, diff.after)}
-        return Money(*(fee / 100 for fee in fees))
+        ago = diff.value_before(mini("parking", "entered_ago"))[params["session"]]
+        own = {**params, "entered_ago": ago}
+        fees = {_parking_fee(own, doc["os"]["clock"]) for doc in (diff.before, diff.after)}
+        entered = local_time(seeded_time(ago, diff.before["os"]["clock"]))
+        # the time first: its digits are no amount
+        return Together(ClockTime(entered.hour, entered.minute),
+                        Money(*(fee / 100 for fee in fees)))  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
@@ -275,7 +296,8 @@ class ParkingFee(MessengerTemplate):
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from _open_session(ui, params["plate"])
-        yield Answer(text=node_text(ui, "session_fee"))
+        entered = node_text(ui, "session_entered").split()[-1]
+        yield Answer(text=f"{node_text(ui, 'session_fee')}，{entered}入场")
 
 
 class ParkingAddPlate(MessengerTemplate):

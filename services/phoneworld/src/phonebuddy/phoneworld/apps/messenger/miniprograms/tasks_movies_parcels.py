@@ -3,12 +3,13 @@ status, pick-up code)."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 from typing import Any
 
 from phonebuddy.phoneworld.apps.messenger.miniprograms.frame import find
-from phonebuddy.phoneworld.apps.messenger.miniprograms.parcels import STATUSES
+from phonebuddy.phoneworld.apps.messenger.miniprograms.parcels import STATUSES, task_parcel
 from phonebuddy.phoneworld.apps.messenger.miniprograms.task_steps import (
     PAYING,
     TIME,
@@ -17,6 +18,7 @@ from phonebuddy.phoneworld.apps.messenger.miniprograms.task_steps import (
     row_texts,
 )
 from phonebuddy.phoneworld.apps.messenger.steps import (
+    MESSENGER,
     PAY_CONFIRM,
     MessengerTemplate,
     facts,
@@ -26,7 +28,17 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     open_private_chat,
     shown_name,
 )
-from phonebuddy.phoneworld.tasks.answers import ClockTimes, Expectation, Text, clock, dashed_code
+from phonebuddy.phoneworld.apps.messenger.timeline import hhmm, seeded_time
+from phonebuddy.phoneworld.interaction import Interaction
+from phonebuddy.phoneworld.tasks.answers import (
+    ClockTime,
+    ClockTimes,
+    Expectation,
+    Text,
+    Together,
+    clock,
+    dashed_code,
+)
 from phonebuddy.phoneworld.tasks.base import Params, phrased
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
@@ -322,31 +334,60 @@ class ParcelFromChat(MessengerTemplate):
         yield from track_number(ui, number)
 
 
+def _own_parcel(world: World, rng: random.Random, status: str) -> Params:
+    taken = {p["id"] for p in mini_content(world, "parcels")["parcels"]}
+    parcel = task_parcel(rng, status, taken)
+    return {"number": str(parcel["id"]), "parcel": parcel}
+
+
+def _add_record(it: Interaction, params: Params, *, tracked: bool) -> None:
+    data = it.for_app(MESSENGER).data["mini"]["parcels"]
+    data["records"] = [copy.deepcopy(params["parcel"]), *data.get("records", ())]
+    if tracked:
+        entry = {"id": "tr-task", "number": params["number"], "remark": params["parcel"]["item"]}
+        data["tracked"].insert(0, entry)
+
+
+def _record(diff: StateDiff, number: str) -> Any:
+    return find(diff.value_before(mini("parcels", "records")), number)
+
+
 class ParcelStatus(MessengerTemplate):
+    """The status of a tracked parcel and when its last update came (this task's own parcel,
+    a seeded status and time)."""
+
     id = "mini.parcels.status"
     category = Category.MINI_PROGRAM
     difficulty = 9
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        parcel = rng.choice(list(mini_content(world, "parcels")["parcels"][:4]))
-        return {"number": str(parcel["id"]), "status": str(parcel["status"])}
+        status = rng.choice(STATUSES)
+        params = _own_parcel(world, rng, status)
+        return {**params, "status": status}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        _add_record(it, params, tracked=True)
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         number = params["number"]
         return phrased(
-            zh=[f"快递{number}现在是什么状态？在微信「裹裹快递」里看看",
-                f"用微信「裹裹快递」查一下快递{number}的当前状态",
-                f"我的快递{number}到哪一步了？去微信「裹裹快递」看下状态"],
-            en=[f"What is the status of the parcel {number}? Check the 裹裹快递 mini-program in "
-                "WeChat",
+            zh=[f"快递{number}现在是什么状态？最新一条物流是几点更新的？在微信「裹裹快递」里看看",
+                f"用微信「裹裹快递」查一下快递{number}的当前状态，以及最近一次更新的时间",
+                f"我的快递{number}到哪一步了？最新物流是几点的？去微信「裹裹快递」看下"],
+            en=[f"What is the status of the parcel {number}, and at what time was its latest "
+                "update? Check the 裹裹快递 mini-program in WeChat",
                 f"Use the 裹裹快递 mini-program in WeChat to check the current status of the "
-                f"parcel {number}",
-                f"Find out the status of the parcel {number} in WeChat's 裹裹快递 mini-program"],
+                f"parcel {number} and the time of its latest update",
+                f"Find out the status of the parcel {number} in WeChat's 裹裹快递 mini-program, "
+                "and when (what time) it was last updated"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Text([params["status"]], others=STATUSES, what="status")
+        parcel = _record(diff, params["number"])
+        last = seeded_time(parcel["events"][-1]["ago"], diff.before["os"]["clock"])
+        return Together(Text([parcel["status"]], others=STATUSES, what="status"),
+                        ClockTime(*clock(hhmm(last))))  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
@@ -357,19 +398,25 @@ class ParcelStatus(MessengerTemplate):
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mini(ui, "parcels")
         yield ui.tap(f"parcel_{params['number']}")
-        yield Answer(text=node_text(ui, "detail_status"))
+        latest = node_text(ui, "event_0").split("\n")[0]
+        yield Answer(text=f"{node_text(ui, 'detail_status')}，最新更新 {latest}")
 
 
 class ParcelPickupCode(MessengerTemplate):
+    """The pick-up code of a parcel waiting at the pick-up point (this task's own parcel and
+    code)."""
+
     id = "mini.parcels.pickup_code"
     category = Category.MINI_PROGRAM
     difficulty = 11
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
-        waiting = [p for p in mini_content(world, "parcels")["parcels"] if p["pickup_code"]]
-        parcel = rng.choice(waiting)
-        return {"number": str(parcel["id"]), "code": str(parcel["pickup_code"])}
+        params = _own_parcel(world, rng, "待取件")
+        return {**params, "code": str(params["parcel"]["pickup_code"])}
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        _add_record(it, params, tracked=False)
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         number = params["number"]
@@ -386,7 +433,7 @@ class ParcelPickupCode(MessengerTemplate):
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return dashed_code(params["code"])
+        return dashed_code(_record(diff, params["number"])["pickup_code"])
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)

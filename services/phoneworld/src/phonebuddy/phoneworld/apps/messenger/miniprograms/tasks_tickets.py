@@ -33,7 +33,14 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     open_mini,
 )
 from phonebuddy.phoneworld.interaction import Interaction
-from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Text, Together, digit_code
+from phonebuddy.phoneworld.tasks.answers import (
+    Expectation,
+    Money,
+    Number,
+    Text,
+    Together,
+    digit_code,
+)
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
 from phonebuddy.phoneworld.tasks.cross_app.steps import mobile_number
 from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_added
@@ -376,7 +383,8 @@ class TicketsCompare(MessengerTemplate):
 
 
 class TicketsBestRated(MessengerTemplate):
-    """QA over a filtered list: the best-rated attraction of a city."""
+    """QA over a filtered list: the best-rated attraction of a city, and its rating (this
+    task's own latest ratings of the city's attractions)."""
 
     id = "messenger.mini_tickets.best_rated"
     category = Category.MINI_PROGRAM
@@ -386,31 +394,45 @@ class TicketsBestRated(MessengerTemplate):
     def sample(self, world: World, rng: random.Random) -> Params:
         cities = [c for c in CITIES[1:] if sum(s["city"] == c for s in _spots(world)) > 1]
         city = rng.choice(cities)
-        best = max((s for s in _spots(world) if s["city"] == city), key=lambda s: s["rating"])
-        return {"city": city, "best": str(best["name"]),
+        spots = [s for s in _spots(world) if s["city"] == city]
+        drawn = rng.sample(range(30, 50), len(spots))
+        ratings = {str(s["id"]): r / 10 for s, r in zip(spots, drawn, strict=True)}
+        best = max(spots, key=lambda s: ratings[str(s["id"])])
+        return {"city": city, "best": str(best["name"]), "ratings": ratings,
+                "names": {str(s["id"]): str(s["name"]) for s in spots},
                 "others": [n for n in _names(world) if n != best["name"]]}  # fmt: skip
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        data = it.for_app(MESSENGER).data["mini"]["tickets"]
+        data.setdefault("ratings", {}).update(params["ratings"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         city = params["city"]
         return phrased(
-            zh=[f"微信「景点门票」小程序里，{city}评分最高的景点是哪个？",
-                f"用微信「景点门票」看看{city}的景点里哪个评分最高",
-                f"想去{city}玩，在微信「景点门票」里找评分最高的景点告诉我"],
+            zh=[f"微信「景点门票」小程序里，{city}评分最高的景点是哪个？评分多少？",
+                f"用微信「景点门票」看看{city}的景点里哪个评分最高，是几分",
+                f"想去{city}玩，在微信「景点门票」里找评分最高的景点告诉我，连同它的评分"],
             en=[f"In the 景点门票 mini-program in WeChat, which attraction in {city} has the "
-                "highest rating?",
-                f"Check WeChat's 景点门票: which of the {city} attractions is rated best?",
+                "highest rating, and what is it?",
+                f"Check WeChat's 景点门票: which of the {city} attractions is rated best, and "
+                "with what score?",
                 f"I want to visit {city}: find the top-rated attraction there in 景点门票 in "
-                "WeChat"],
+                "WeChat and tell me its rating"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Text([params["best"]], others=params["others"], what="attraction")
+        ratings = diff.value_before(mini("tickets", "ratings"))
+        best = max(params["names"], key=lambda i: ratings[i])
+        name = params["names"][best]
+        others = [n for n in [*params["others"], params["best"]] if n != name]
+        return Together(Text([name], others=others, what="attraction"),
+                        Number(ratings[best], unit="分"))  # fmt: skip
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
-        return params["others"][0]
+        return f"{params['others'][0]}，{max(params['ratings'].values())}分"
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mini(ui, "tickets")
@@ -426,7 +448,7 @@ class TicketsBestRated(MessengerTemplate):
             if score > rating:
                 best = next(t for t in texts if len(t) > 1 and "·" not in t and "¥" not in t)
                 rating = score
-        yield Answer(text=best)
+        yield Answer(text=f"{best}，{rating}分")
 
 
 class TicketsPrice(MessengerTemplate):

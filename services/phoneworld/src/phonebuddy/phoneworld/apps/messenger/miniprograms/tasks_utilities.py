@@ -22,6 +22,7 @@ from phonebuddy.phoneworld.apps.messenger.steps import (
     open_mini,
     open_private_chat,
 )
+from phonebuddy.phoneworld.apps.messenger.timeline import DAY
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, digit_code
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased
@@ -216,7 +217,8 @@ class UtilitiesGasConditional(MessengerTemplate):
 
 
 class UtilitiesTwoBills(MessengerTemplate):
-    """QA with aggregation: the electricity and water bills of home added up."""
+    """QA with aggregation: what is still owed on two bills of home, added up (this task's
+    own part of each already paid earlier in the period)."""
 
     id = "messenger.mini_utilities.two_bills"
     category = Category.MINI_PROGRAM
@@ -229,35 +231,56 @@ class UtilitiesTwoBills(MessengerTemplate):
         chosen = [
             _account_params(world, next(a for a in accounts if a["kind"] == k)) for k in kinds
         ]
+        prepaid = []
+        for i, account in enumerate(chosen):
+            amount = 100 * rng.randrange(1, max(2, account["bill_cents"] // 100))
+            prepaid.append({"id": f"up-pre-{i + 1}", "household": account["household"],
+                            "kind": account["kind"], "amount_cents": amount, "status": "paid",
+                            "mode": "custom", "days_ago": rng.randint(1, 9)})  # fmt: skip
+        owed = [a["bill_cents"] - p["amount_cents"] for a, p in zip(chosen, prepaid, strict=True)]
         return {
             "first": chosen[0],
             "second": chosen[1],
-            "total_cents": chosen[0]["bill_cents"] + chosen[1]["bill_cents"],
+            "prepaid": prepaid,
+            "owed_cents": owed,
+            "total_cents": sum(owed),
         }
+
+    def setup(self, it: Interaction, params: Params) -> None:
+        data = it.for_app(MESSENGER).data["mini"]["utilities"]
+        for paid in params["prepaid"]:
+            data["payments"].insert(0, {**paid, "time": it.clock - paid["days_ago"] * DAY})
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         a, b = params["first"], params["second"]
         one, two = a["kind_name"], b["kind_name"]
         return phrased(
-            zh=[f"微信「生活缴费」小程序里，我家本期的{one}和{two}加起来一共要交多少钱？",
-                f"用微信「生活缴费」查一下我家这期{one}账单和{two}账单的合计金额",
-                f"我家这个月{one}加{two}总共多少？去微信「生活缴费」看看两张账单"],
-            en=[f"In the 生活缴费 mini-program in WeChat, how much are my home's current "
-                f"{a['kind_en']} and {b['kind_en']} bills together?",
-                f"Use WeChat's 生活缴费 to find the total of my home's {a['kind_en']} bill and "
-                f"{b['kind_en']} bill this period",
-                f"What do my home's {a['kind_en']} plus {b['kind_en']} bills come to? Check both "
-                "in 生活缴费 in WeChat"],
+            zh=[f"微信「生活缴费」小程序里，我家本期的{one}和{two}加起来还要交多少钱？",
+                f"用微信「生活缴费」查一下我家这期{one}账单和{two}账单还应缴的合计金额",
+                f"我家这个月{one}加{two}总共还欠多少？去微信「生活缴费」看看两张账单的应缴金额"],
+            en=[f"In the 生活缴费 mini-program in WeChat, how much is still due on my home's "
+                f"current {a['kind_en']} and {b['kind_en']} bills together?",
+                f"Use WeChat's 生活缴费 to find the total still due on my home's "
+                f"{a['kind_en']} bill and {b['kind_en']} bill this period",
+                f"What do my home's {a['kind_en']} plus {b['kind_en']} bills still come to? "
+                "Check the amount due on both in 生活缴费 in WeChat"],
         )  # fmt: skip
 
     def expected_answer(self, diff: StateDiff, params: Params) -> Expectation:
-        return Money(params["total_cents"] / 100)
+        payments = diff.value_before(PAYMENTS)
+        owed = 0
+        for account in (params["first"], params["second"]):
+            paid = sum(p["amount_cents"] for p in payments
+                       if p["household"] == account["household"] and p["status"] == "paid"
+                       and p["time"] is not None)  # fmt: skip
+            owed += max(0, account["bill_cents"] - paid)
+        return Money(owed / 100)
 
     def check(self, diff: StateDiff, params: Params, answer: str | None) -> list[str]:
         return self.answer_problems(diff, params, answer)
 
     def wrong_answer(self, params: Params) -> str:
-        return yuan(params["first"]["bill_cents"])
+        return yuan(params["first"]["bill_cents"] + params["second"]["bill_cents"])
 
     def solve(self, ui: OracleUI, params: Params) -> Iterator[Action]:
         yield from open_mini(ui, "utilities")

@@ -65,6 +65,11 @@ def sold_out(attraction: Any, weekday: int, kind: str) -> bool:
     return f"{weekday}-{kind}" in attraction["sold_out"]
 
 
+def rating_of(data: Any, spot: Any) -> float:
+    """A spot's rating as this phone last loaded it (this device's `ratings`, if any)."""
+    return float(data.get("ratings", {}).get(spot["id"], spot["rating"]))
+
+
 class Tickets(MiniProgram):
     name = "tickets"
     title = "景点门票"
@@ -235,7 +240,7 @@ class Tickets(MiniProgram):
         rows = [
             ListItem(
                 s["name"],
-                subtitle=f"{s['city']} · {s['rating']}分 · 开放 {s['hours']}",
+                subtitle=f"{s['city']} · {rating_of(v.data, s)}分 · 开放 {s['hours']}",
                 trailing=f"{yuan(s['prices']['adult'])}起",
                 leading=s["name"][0],
                 leading_color=BRAND,
@@ -271,7 +276,7 @@ class Tickets(MiniProgram):
             Card(
                 [
                     Text(s["name"], size=56, bold=True, id="spot_name"),
-                    Text(f"{s['city']} · 评分 {s['rating']}分", id="spot_rating"),
+                    Text(f"{s['city']} · 评分 {rating_of(v.data, s)}分", id="spot_rating"),
                     Text(f"开放时间 {s['hours']}", id="spot_hours"),
                 ]
             ),
