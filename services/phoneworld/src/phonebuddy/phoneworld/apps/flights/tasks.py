@@ -284,6 +284,9 @@ class TwoPassengersTotal(FlightsTemplate):
         yield Answer(text=f"{2 * (fare + FEE_CENTS // 100 + INSURANCE_CENTS // 100)}元")
 
 
+DAY = 24 * 60
+
+
 class DelayedLanding(FlightsTemplate):
     """Time arithmetic: a delayed flight lands later by its delay."""
 
@@ -292,9 +295,11 @@ class DelayedLanding(FlightsTemplate):
     answers = True
 
     def sample(self, world: World, rng: random.Random) -> Params:
+        # it lands the same day: a delay past midnight would be another day's clock time
         flight = pick(rng, [f for f in flights(world)
-                            if f["status"] and f["status"]["state"] == "延误"])  # fmt: skip
-        delay = rng.randrange(15, 300)  # this task's own latest delay
+                            if f["status"] and f["status"]["state"] == "延误"
+                            and minutes(f["arrive"]) <= DAY - 60])  # fmt: skip
+        delay = rng.randrange(15, min(300, DAY - minutes(flight["arrive"])))  # this task's own
         landing = hhmm(minutes(flight["arrive"]) + delay)
         return {**flight_params(flight), "landing": landing, "planned": flight["arrive"],
                 "status": {**flight["status"], "delay": delay}}  # fmt: skip
