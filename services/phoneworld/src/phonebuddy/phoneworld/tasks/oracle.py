@@ -199,6 +199,17 @@ class OracleUI:
                 yield self._swipe_within(container, up=searching_down)
         raise OracleError(f"{id or text!r} did not appear after {max_swipes} swipes")
 
+    def page_down(self, scroll: str = "content", *, up: bool = False) -> Swipe:
+        """One swipe over half of the scroll container `scroll` that moves its list up, to show
+        what lies below (with `up`, what lies above)."""
+        b = self.node(scroll).bounds
+        x, height = (b.left + b.right) // 2, b.bottom - b.top
+        start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
+        if up:
+            start, end = end, start
+        screen = self.device.screen
+        return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
+
     def _swipe_within(self, container: UINode, *, up: bool) -> Swipe:
         c = container.bounds
         x = (c.left + c.right) // 2

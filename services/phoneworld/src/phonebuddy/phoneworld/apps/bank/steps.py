@@ -28,7 +28,7 @@ from phonebuddy.phoneworld.tasks.cross_app.steps import paste_into
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Swipe, from_pixels
+from phonebuddy.protocol import Action
 
 RECORDS = f"apps/{BANK}/records"
 BALANCE = f"apps/{BANK}/balance_cents"
@@ -190,7 +190,7 @@ def confirm_with_code(ui: OracleUI) -> Iterator[Action]:
     yield ui.tap("send_code")
     yield from open_thread_titled(ui, SMS_SENDER[1])
     while ui.device.scroll_room("content")[1] > 0:
-        yield scroll_down(ui)
+        yield ui.page_down()
     copies = [n for n in ui.device.ui_tree().walk() if ":id/copy_" in n.resource_id]
     if not copies:
         raise OracleError("no code SMS in the bank's thread")
@@ -208,14 +208,6 @@ def transfer_to_saved(ui: OracleUI, name: str, amount: str, note: str = "") -> I
     yield from ui.scroll_to("next")
     yield ui.tap("next")
     yield from confirm_with_code(ui)
-
-
-def scroll_down(ui: OracleUI) -> Action:
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
 
 
 def rows_on_screen(ui: OracleUI) -> dict[str, tuple[str, str, float]]:
@@ -246,5 +238,5 @@ class Seen:
         """Scroll through the whole list, remembering every row shown."""
         self.rows |= rows_on_screen(ui)
         while ui.device.scroll_room("content")[1] > 0:
-            yield scroll_down(ui)
+            yield ui.page_down()
             self.rows |= rows_on_screen(ui)

@@ -37,7 +37,6 @@ from phonebuddy.phoneworld.apps.charging.cross import (
     RechargeViaWallet,
 )
 from phonebuddy.phoneworld.apps.charging.more import BEIJING
-from phonebuddy.phoneworld.apps.reader.common import scroll_down
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import Expectation, Money, Number, Text, Together
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
@@ -367,7 +366,7 @@ class MonthKwh(ChargingTemplate):
                     rows[node.resource_id] = line
             if ui.device.scroll_room("content")[1] <= 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         total = sum(float(line.split("｜")[1].removesuffix("度"))
                     for line in rows.values() if line.startswith(prefix))  # fmt: skip
         yield Answer(text=f"{total:.2f}度")

@@ -9,7 +9,6 @@ from typing import Any
 
 from phonebuddy.phoneworld.apps.circle.app import AUTHORS, CIRCLE
 from phonebuddy.phoneworld.apps.circle.social import ME
-from phonebuddy.phoneworld.apps.parcels.tasks import scroll_down
 from phonebuddy.phoneworld.tasks.answers import Expectation, Number
 from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate, phrased, pick
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
@@ -197,7 +196,7 @@ class AuthorTotalLikes(CircleTemplate):
                     likes[node.resource_id] = int(heart.removeprefix("♥"))
             if ui.device.scroll_room("content")[1] <= 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         yield Answer(text=f"一共{sum(likes.values())}个赞")
 
 

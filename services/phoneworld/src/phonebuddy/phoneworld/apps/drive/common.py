@@ -12,7 +12,7 @@ from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Category, Swipe, from_pixels
+from phonebuddy.protocol import Action, Category
 
 LABEL = "Cloud Drive"
 FILES = f"apps/{DRIVE}/files"
@@ -139,15 +139,6 @@ def add_people(ui: OracleUI, people: list[tuple[str, str]]) -> Iterator[Action]:
         yield ui.tap("share_add")
 
 
-def scroll_down(ui: OracleUI) -> Action:
-    """One swipe that moves the list up, to show what lies below."""
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
-
-
 def collect_rows(ui: OracleUI, prefix: str, into: dict[str, list[str]]) -> Iterator[Action]:
     """Scroll the list to its end, keeping the texts of every row whose id starts with
     `prefix` ('file_') in `into`, by widget id (the fullest reading of each: a row cut at the
@@ -162,7 +153,7 @@ def collect_rows(ui: OracleUI, prefix: str, into: dict[str, list[str]]) -> Itera
                     into[key] = found
         if ui.device.scroll_room("content")[1] <= 0:
             return
-        yield scroll_down(ui)
+        yield ui.page_down()
 
 
 def parse_size(text: str) -> float:

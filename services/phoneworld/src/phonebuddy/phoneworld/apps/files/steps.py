@@ -13,7 +13,7 @@ from phonebuddy.phoneworld.tasks.base import Params
 from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Swipe, from_pixels
+from phonebuddy.protocol import Action
 
 FILE_LIST = f"apps/{FILES}/files"
 FOLDER_LIST = f"apps/{FILES}/folders"
@@ -112,14 +112,6 @@ def shown_files(ui: OracleUI) -> list[tuple[str, str, list[str]]]:
     return rows
 
 
-def scroll_down(ui: OracleUI) -> Action:
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
-
-
 def can_scroll_down(ui: OracleUI) -> bool:
     return ui.device.scroll_room("content")[1] > 0
 
@@ -132,4 +124,4 @@ def first_of_kind(ui: OracleUI, kind: str) -> Iterator[Action]:
             return
         if not can_scroll_down(ui):
             raise OracleError(f"no {kind} in the list")
-        yield scroll_down(ui)
+        yield ui.page_down()

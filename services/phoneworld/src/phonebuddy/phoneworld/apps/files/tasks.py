@@ -32,7 +32,6 @@ from phonebuddy.phoneworld.apps.files.steps import (
     live_before,
     open_folder,
     pick,
-    scroll_down,
     seeded,
     shown_files,
     trash_in_setup,
@@ -123,7 +122,7 @@ class TidyDownloads(FilesTemplate):
                 else:
                     if not can_scroll_down(ui):
                         break
-                    yield scroll_down(ui)
+                    yield ui.page_down()
             if not picked:
                 yield ui.tap("select")
                 continue
@@ -236,7 +235,7 @@ class PdfTotal(FilesTemplate):
                     seen[row_id] = value / 1024 if size.endswith("KB") else value
             if not can_scroll_down(ui):
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         yield Answer(text=f"{sum(seen.values()):.1f} MB")
 
 
@@ -301,7 +300,7 @@ class CountSince(FilesTemplate):
                     done = True
             if done or not can_scroll_down(ui):
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         yield Answer(text=f"{len(counted)}个，最新的是{newest}")
 
 

@@ -24,7 +24,6 @@ from phonebuddy.phoneworld.apps.files.steps import (
     open_folder,
     pick,
     rename_to,
-    scroll_down,
     seeded,
     shown_files,
     trash_in_setup,
@@ -196,7 +195,7 @@ class LargestPdfToSms(WritesValue):
         yield ui.tap("sort_size")
         yield from first_of_kind(ui, "文档")
         while not any(extension(n) == "pdf" for _, n, _ in shown_files(ui)):
-            yield scroll_down(ui)
+            yield ui.page_down()
         row_id = next(r for r, n, _ in shown_files(ui) if extension(n) == "pdf")
         yield from ui.scroll_to(f"file_{row_id}")
         yield ui.tap(f"file_{row_id}")

@@ -47,7 +47,6 @@ from phonebuddy.phoneworld.apps.messages.tasks import (
     sent_messages,
     write_in_conversation,
 )
-from phonebuddy.phoneworld.apps.parcels.tasks import scroll_down
 from phonebuddy.phoneworld.interaction import Interaction
 from phonebuddy.phoneworld.tasks.answers import (
     Expectation,
@@ -368,7 +367,7 @@ class ShareBestWorkout(TaskTemplate):
                     )
             if ui.device.scroll_room("content")[1] <= 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         best = max(seen, key=lambda i: seen[i])
         yield from ui.scroll_to(best)
         yield ui.tap(best)

@@ -12,7 +12,6 @@ from phonebuddy.phoneworld.apps.health.app import (
     KIND_TABS,
 )
 from phonebuddy.phoneworld.apps.messenger.directory import private_chat_id
-from phonebuddy.phoneworld.apps.parcels.tasks import scroll_down
 from phonebuddy.phoneworld.tasks.base import Params
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI, texts
@@ -77,7 +76,7 @@ def longest_run(ui: OracleUI, distances: list[float]) -> Iterator[Action]:
                 seen[node.resource_id] = float(title.split()[1].removesuffix("公里"))
         if ui.device.scroll_room("content")[1] <= 0:
             break
-        yield scroll_down(ui)
+        yield ui.page_down()
     distances.extend(seen.values())
 
 

@@ -52,6 +52,14 @@ from phonebuddy.phoneworld.world import World
 from phonebuddy.protocol import Action, Answer, Category, Instruction
 
 
+def set_week_steps(it: Interaction, steps: list[int]) -> None:
+    """This task's own steps for the last 7 days (today first); active minutes follow."""
+    for day in it.data["days"]:
+        if day["ago"] < 7:
+            day["active"] += steps[day["ago"]] // 180 - day["steps"] // 180
+            day["steps"] = steps[day["ago"]]
+
+
 class HealthTemplate(TaskTemplate):
     category = Category.SINGLE_APP
     apps = (HEALTH,)
@@ -156,11 +164,7 @@ class WeekTotal(HealthTemplate):
         return {"steps": steps}
 
     def setup(self, it: Interaction, params: Params) -> None:
-        for day in it.data["days"]:
-            if day["ago"] < 7:
-                steps = params["steps"][day["ago"]]
-                day["active"] += steps // 180 - day["steps"] // 180  # active minutes follow
-                day["steps"] = steps
+        set_week_steps(it, params["steps"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(
@@ -197,11 +201,7 @@ class BestDay(HealthTemplate):
         return {"steps": [today, *steps]}
 
     def setup(self, it: Interaction, params: Params) -> None:
-        for day in it.data["days"]:
-            if day["ago"] < 7:
-                steps = params["steps"][day["ago"]]
-                day["active"] += steps // 180 - day["steps"] // 180  # active minutes follow
-                day["steps"] = steps
+        set_week_steps(it, params["steps"])
 
     def phrasings(self, params: Params) -> tuple[Instruction, ...]:
         return phrased(

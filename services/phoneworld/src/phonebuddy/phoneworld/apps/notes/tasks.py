@@ -13,7 +13,7 @@ from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.expect import one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction, Swipe, from_pixels
+from phonebuddy.protocol import Action, Answer, Category, Instruction
 
 NOTES = "com.pw.notes"
 NOTES_LIST = f"apps/{NOTES}/notes"
@@ -223,17 +223,8 @@ class CountNotes(TaskTemplate):
                      if node.resource_id.startswith(f"{NOTES}:id/note_")}  # fmt: skip
             if ui.device.scroll_room("content")[1] <= 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         yield Answer(text=str(len(seen)))
-
-
-def scroll_down(ui: OracleUI) -> Action:
-    """One swipe that moves the list up, to show what lies below."""
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (CreateNote(), DeleteNote(), PinNote(), ReadNote(),

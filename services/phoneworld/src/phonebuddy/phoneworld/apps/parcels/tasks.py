@@ -40,7 +40,7 @@ from phonebuddy.phoneworld.tasks.diff import A_TIME, StateDiff, expect_changes, 
 from phonebuddy.phoneworld.tasks.expect import NOTES_LIST, WritesValue, one_new_note
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction, Swipe, from_pixels
+from phonebuddy.protocol import Action, Answer, Category, Instruction
 
 MESSAGES = "com.pw.messages"
 NOTES = "com.pw.notes"
@@ -305,7 +305,7 @@ class CountWaiting(ParcelsTemplate):
         yield ui.tap("tab_waiting")
         seen = listed(ui)
         while ui.device.scroll_room("content")[1] > 0:  # a long list: scroll on and count
-            yield scroll_down(ui)
+            yield ui.page_down()
             seen |= listed(ui)
         yield Answer(text=f"{len(seen)}个")
 
@@ -314,15 +314,6 @@ def listed(ui: OracleUI) -> set[str]:
     """The ids of the parcels shown in the list now."""
     prefix = f"{PARCELS}:id/parcel_"
     return {n.resource_id for n in ui.device.ui_tree().walk() if n.resource_id.startswith(prefix)}
-
-
-def scroll_down(ui: OracleUI) -> Action:
-    """One swipe that moves the list up, to show what lies below."""
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
 
 
 class AddFromSms(TaskTemplate):

@@ -10,7 +10,7 @@ from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Category, Swipe, from_pixels
+from phonebuddy.protocol import Action, Category
 
 MESSAGES = "com.pw.messages"
 NOTES = "com.pw.notes"
@@ -65,12 +65,3 @@ class ReaderTemplate(TaskTemplate):
 
     category = Category.SINGLE_APP
     apps = (READER,)
-
-
-def scroll_down(ui: OracleUI) -> Action:
-    """One swipe that moves the list up, to show what lies below."""
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))

@@ -17,7 +17,6 @@ from phonebuddy.phoneworld.apps.reader.common import (
     find_in_store,
     off_shelf,
     open_shelf_book,
-    scroll_down,
     shelved,
 )
 from phonebuddy.phoneworld.apps.reader.content import CATEGORIES, progress
@@ -395,7 +394,7 @@ class LowestRatedAuthor(ReaderTemplate):
                     rated[node.resource_id] = (float(line.split("评分")[1]), line.split("｜")[0])
             if ui.device.scroll_room("content")[1] <= 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         yield Answer(text=min(rated.values())[1])
 
 

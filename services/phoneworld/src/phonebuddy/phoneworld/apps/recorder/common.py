@@ -10,7 +10,7 @@ from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleUI, texts
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Category, Swipe, Type, Wait, from_pixels
+from phonebuddy.protocol import Action, Category, Type, Wait
 
 RECS = f"apps/{RECORDER}/recordings"
 NUMERALS = set("0123456789一二三四五六七八九十")
@@ -103,20 +103,12 @@ def list_rows(ui: OracleUI, seen: dict[str, list[str]]) -> Iterator[Action]:
                     seen[node.resource_id] = found
         if ui.device.scroll_room("content")[1] <= 0:
             return
-        yield scroll_down(ui)
+        yield ui.page_down()
 
 
 def seconds_of(mmss: str) -> int:
     minutes, seconds = mmss.split(":")
     return int(minutes) * 60 + int(seconds)
-
-
-def scroll_down(ui: OracleUI) -> Action:
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
 
 
 class RecorderTemplate(TaskTemplate):

@@ -20,7 +20,7 @@ from phonebuddy.phoneworld.tasks.diff import StateDiff, one_added
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.ui.format import local_date
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Swipe, from_pixels
+from phonebuddy.protocol import Action
 
 BOOKINGS = f"apps/{REVIEWS}/bookings"
 MY_REVIEWS = f"apps/{REVIEWS}/reviews"
@@ -171,12 +171,3 @@ def row_values(shown: list[str]) -> tuple[str, float, int]:
     rating, price = line.split()[:2]
     name = shown[shown.index(line) - 1]
     return name, float(rating.removeprefix("★")), int(price.removeprefix("人均¥"))
-
-
-def scroll_down(ui: OracleUI) -> Action:
-    """One swipe that moves the list up, to show what lies below."""
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))

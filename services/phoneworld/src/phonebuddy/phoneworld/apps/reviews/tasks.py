@@ -35,7 +35,6 @@ from phonebuddy.phoneworld.apps.reviews.steps import (
     price_shown,
     rating_shown,
     row_values,
-    scroll_down,
     shop_params,
     shops,
     slot_full,
@@ -274,7 +273,7 @@ class NthByRating(ReviewsTemplate):
                 seen.setdefault(widget_id, shown)
             if len(seen) > params["n"] or ui.device.scroll_room("content")[1] == 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         name, rating, _ = row_values(list(seen.values())[params["n"] - 1])
         yield Answer(text=f"{name}，{rating}分")
 

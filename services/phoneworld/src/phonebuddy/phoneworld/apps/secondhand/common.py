@@ -13,7 +13,7 @@ from phonebuddy.phoneworld.tasks.diff import StateDiff, expect_changes, one_adde
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.tasks.payments import wallet_payment_problems
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Category, Swipe, from_pixels
+from phonebuddy.protocol import Action, Category
 
 LISTINGS = f"apps/{SECONDHAND}/listings"
 FAVOURITES = f"apps/{SECONDHAND}/favourites"
@@ -109,14 +109,6 @@ def back_to(ui: OracleUI, widget_id: str) -> Iterator[Action]:
         yield ui.back()
 
 
-def scroll_down(ui: OracleUI) -> Action:
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
-
-
 def read_rows(ui: OracleUI, prefix: str) -> Iterator[Action | dict[str, list[str]]]:
     """Scroll the whole list, collecting the texts of every row whose id starts `prefix`; the
     last item yielded is {listing id: texts}."""
@@ -128,7 +120,7 @@ def read_rows(ui: OracleUI, prefix: str) -> Iterator[Action | dict[str, list[str
                 rows[node.resource_id.removeprefix(rid)] = ui.texts_in(node.resource_id)
         if ui.device.scroll_room("content")[1] <= 0:
             break
-        yield scroll_down(ui)
+        yield ui.page_down()
     yield rows
 
 

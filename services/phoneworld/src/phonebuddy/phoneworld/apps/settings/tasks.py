@@ -22,7 +22,7 @@ from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleError, OracleUI, texts
 from phonebuddy.phoneworld.tasks.toggles import Switch, ToggleTemplate
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Answer, Category, Instruction, Swipe, Type, from_pixels
+from phonebuddy.protocol import Action, Answer, Category, Instruction, Type
 
 NOTES = "com.pw.notes"
 WIFI = f"apps/{SETTINGS}/wifi"
@@ -464,21 +464,12 @@ class AskConnectedWifi(SettingsTemplate):
                         seen[node.resource_id] = found
             if ui.device.scroll_room("content")[1] <= 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         connected = next((t for t in seen.values() if t[-1].startswith("已连接")), None)
         if connected is None:
             raise OracleError("no network is marked 已连接")
         saved = sum(t[-1].startswith("已保存") for t in seen.values())
         yield Answer(text=f"{connected[0]}，另外保存了{saved}个")
-
-
-def scroll_down(ui: OracleUI) -> Action:
-    """One swipe that moves the list up, to show what lies below."""
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
 
 
 # Notes that hold a network's name and password, as people jot them down.

@@ -13,7 +13,7 @@ from phonebuddy.phoneworld.tasks.base import Params, TaskTemplate
 from phonebuddy.phoneworld.tasks.diff import StateDiff
 from phonebuddy.phoneworld.tasks.oracle import OracleUI
 from phonebuddy.phoneworld.world import World
-from phonebuddy.protocol import Action, Category, Swipe, from_pixels
+from phonebuddy.protocol import Action, Category
 
 APP_NAME = "Huddle"
 MESSAGES_PATH = f"apps/{TEAMCHAT}/messages"
@@ -127,18 +127,7 @@ def to_top(ui: OracleUI) -> Iterator[Action]:
     for _ in range(60):
         if ui.device.scroll_room("content")[0] <= 0:
             return
-        yield scroll_down(ui, up=True)
-
-
-def scroll_down(ui: OracleUI, *, up: bool = False) -> Action:
-    """One swipe that moves the list up, to show what lies below (or, `up`, above)."""
-    b = ui.node("content").bounds
-    x, height = (b.left + b.right) // 2, b.bottom - b.top
-    start, end = (x, b.top + height * 3 // 4), (x, b.top + height // 4)
-    if up:
-        start, end = end, start
-    screen = ui.device.screen
-    return Swipe(coordinate=from_pixels(start, screen), coordinate2=from_pixels(end, screen))
+        yield ui.page_down(up=True)
 
 
 class TeamchatTemplate(TaskTemplate):

@@ -26,7 +26,6 @@ from phonebuddy.phoneworld.apps.teamchat.common import (
     others,
     pick_message,
     same_text,
-    scroll_down,
 )
 from phonebuddy.phoneworld.apps.teamchat.content import ME
 from phonebuddy.phoneworld.apps.teamchat.cross import (
@@ -306,7 +305,7 @@ class DeployOrAsk(TaskTemplate):
         for _ in range(40):  # a conversation opens at its newest message; make sure
             if ui.device.scroll_room("content")[1] <= 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         shown = [n.text for n in ui.find_all() if ":id/text_" in n.resource_id]
         last = shown[-1] if shown else ""
         code = re.search(r"\d{6}", last)

@@ -15,7 +15,6 @@ from phonebuddy.phoneworld.apps.teamchat.common import (
     open_channel,
     open_home,
     others,
-    scroll_down,
     to_top,
 )
 from phonebuddy.phoneworld.apps.teamchat.content import EMOJI, EXPENSE_ITEMS, MEMBERS
@@ -85,7 +84,7 @@ class ExpensesWeek(TeamchatTemplate):
                    and int(n.resource_id.rpartition("_")[2]) >= params["days"]]  # fmt: skip
             if old or ui.device.scroll_room("content")[0] <= 0:
                 break
-            yield scroll_down(ui, up=True)
+            yield ui.page_down(up=True)
         # Date lines and messages in list order: each swipe shows the next ones below.
         shown: dict[str, str] = {}
         while True:
@@ -95,7 +94,7 @@ class ExpensesWeek(TeamchatTemplate):
                     shown[rid] = node.text
             if ui.device.scroll_room("content")[1] <= 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         total, day = 0.0, None
         for rid, text in shown.items():
             if rid.startswith("day_"):
@@ -177,7 +176,7 @@ class TopReacted(TeamchatTemplate):
                         counts[mid] = (total, meta.text.split("  ")[0])
             if ui.device.scroll_room("content")[1] <= 0:
                 break
-            yield scroll_down(ui)
+            yield ui.page_down()
         total, author = max(counts.values())
         yield Answer(text=f"{author}，{total}个回应")
 
