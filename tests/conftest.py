@@ -6,8 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from phonebuddy.policy_model import make_tiny
+
+# Property tests assert behaviour, not speed: on a loaded 2-core machine input generation can
+# be slow, which Hypothesis would report as a failure of its own.
+settings.register_profile("phonebuddy", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("phonebuddy")
 
 
 @pytest.fixture(scope="session")

@@ -159,7 +159,11 @@ INVALID = [
         tagged('"{oops"'),
         "tool call arguments are not valid JSON: Expecting property name enclosed in double quotes",
     ),
-    ("missing coordinate", tagged('{"action": "click"}'), "click: coordinate is required"),
+    (
+        "missing coordinate",
+        tagged('{"action": "click"}'),
+        "click: needs a coordinate or an element",
+    ),
     (
         "extra argument",
         tagged('{"action": "wait", "text": "x"}'),

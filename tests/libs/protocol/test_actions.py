@@ -140,7 +140,7 @@ def test_direction_swipe_goes_through_the_middle_of_the_screen() -> None:
         ),
         (
             {"name": "mobile_use", "arguments": {"action": "click"}},
-            "click: coordinate is required",
+            "click: needs a coordinate or an element",
         ),
         (
             {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [1, 2], "x": 1}},

@@ -109,7 +109,10 @@ async def test_a_broker_run_exports_to_parquet_with_the_rollout_prompts(
     from phonebuddy.trajectories.export import export_run
 
     request = rig.request(
-        "exported", tasks=TaskSelection(template_ids=("notes.pin",)), group_size=1, screenshots=2
+        "exported",
+        tasks=TaskSelection(template_ids=("notes.pin",)),
+        group_size=1,
+        prompt=PromptConfig(screenshots=2),
     )
     with running_broker(rig):
         await rig.submit(request)
@@ -189,3 +192,43 @@ async def test_a_run_id_reused_in_another_store_runs_again(rig: Rig) -> None:
         assert [g.status for g in manifest.groups] == [GroupStatus.COMPLETE]
         async with rig.store(url) as store:
             assert len(await store.episode_ids("reused-id")) == 2
+
+
+async def test_element_actions_are_stored_resolved_and_an_unlisted_element_is_a_step(
+    rig: Rig,
+) -> None:
+    """A `ui_tree` policy that names elements: the prompt lists the screen's elements, a listed
+    element is tapped at its centre and stored with that point, an unlisted one is recorded as
+    an invalid step (its reason kept) and the episode goes on."""
+    from phonebuddy.agent import PromptConfig
+    from phonebuddy.protocol import Click, Terminate, screen_elements, to_tool_call_json
+    from phonebuddy.testing import ScriptedLLM, ScriptedReply
+
+    answers = iter([Click(element=0), Click(element=63), Terminate(status="failure")])
+    prompts: list[str] = []
+
+    def policy(request: object) -> ScriptedReply:
+        content = request["messages"][-1]["content"]  # type: ignore[index]
+        prompts.append("".join(part.get("text", part["type"]) for part in content))
+        return ScriptedReply.text(f"<tool_call>\n{to_tool_call_json(next(answers))}\n</tool_call>")
+
+    config = PromptConfig(observation="ui_tree", element_actions=True)
+    with ScriptedLLM(policy) as llm, running_broker(rig):
+        request = rig.request(
+            "elements", tasks=TaskSelection(template_ids=("notes.pin",)), group_size=1,
+            policy={"base_url": llm.base_url, "model": "phonebuddy-policy"}, prompt=config,
+            concurrency=1,
+        )  # fmt: skip
+        await rig.submit(request)
+        manifest = await rig.wait_done("elements")
+    assert manifest.settings["prompt_config"] == config.model_dump(mode="json")
+    async with rig.store() as store:
+        (episode,) = [e async for e in store.episodes("elements")]
+    first, unlisted, last = episode.steps
+    assert "Screen elements (step 1):\n[0] " in prompts[0]
+    assert "image_url" not in prompts[0]
+    element = screen_elements(first.observation.ui_tree, first.observation.screen)[0]
+    assert first.action == Click(element=0, coordinate=element.center(first.observation.screen))
+    assert unlisted.action is None
+    assert "element 63 is not on the screen" in (unlisted.invalid_reason or "")
+    assert last.action == Terminate(status="failure")

@@ -27,6 +27,7 @@ from phonebuddy.protocol import (
     TaskSpec,
     Type,
     from_pixels,
+    screen_elements,
 )
 from phonebuddy.protocol import env as m
 from phonebuddy.protocol.subjects import EnvVerb
@@ -282,3 +283,42 @@ async def test_coordinates_that_are_not_integers_are_an_invalid_request(
             lease_id=lease.lease_id, action={"action": "click", "coordinate": [500, 500]}
         )
         assert (await gateway.call(EnvVerb.ACT, good, m.ActReply)).effect == "applied"
+
+
+def element_index(observation: m.Observation, resource_id: str) -> int:
+    [node] = observation.ui_tree.find(resource_id=resource_id)  # type: ignore[union-attr]
+    elements = screen_elements(observation.ui_tree, observation.screen)
+    return next(e.index for e in elements if e.bounds == node.bounds)
+
+
+async def test_element_actions_resolve_against_the_tree_the_policy_saw(
+    start_world, start_gateway, world: World
+) -> None:
+    """`click` with an element taps that element's centre, as the last observation listed it;
+    the reply carries the point; an element the screen does not list taps nothing."""
+    async with start_world(devices=1) as phones, start_gateway(phones.addresses) as gateway:
+        [address] = phones.addresses
+        device, phone = phones.device(address), phones.phone(address)
+        lease = await gateway.lease(apps=["com.pw.notes"])
+        await gateway.reset(lease, notes_spec(world))
+        reply = await gateway.act(lease, Open(text="备忘录"), observe=True)
+        assert reply.observation is not None
+        new_note = element_index(reply.observation, "com.pw.notes:id/new_note")
+        point = tap_on(device, "com.pw.notes:id/new_note").coordinate
+        reply = await gateway.act(lease, Click(element=new_note), observe=True)
+        assert reply.effect == "applied"
+        assert reply.action == Click(element=new_note, coordinate=point)
+        assert reply.observation is not None
+        title = element_index(reply.observation, "com.pw.notes:id/title")
+        typed = await gateway.act(lease, Type(text="周末计划", element=title), observe=True)
+        assert typed.action is not None
+        assert typed.action.coordinate is not None  # type: ignore[union-attr]
+        [field] = device.ui_tree().find(resource_id="com.pw.notes:id/title")
+        assert field.text == "周末计划"
+
+        before = len(phone.history)
+        with pytest.raises(RemoteError) as raised:
+            await gateway.act(lease, Click(element=63))
+        assert raised.value.code == ErrorCode.INVALID_REQUEST
+        assert "element 63 is not on the screen" in raised.value.message
+        assert [argv for argv in list(phone.history)[before:] if argv[0] == "input"] == []

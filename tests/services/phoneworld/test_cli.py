@@ -122,3 +122,19 @@ def test_serve_without_nats_answers_health_and_stops_on_sigterm() -> None:
         process.send_signal(signal.SIGTERM)
         output, _ = process.communicate(timeout=30)
     assert "nats   disabled" in output
+
+
+def test_overlap_lists_the_share_of_test_seeds_that_repeat_a_training_situation() -> None:
+    code, output = world(
+        "overlap", "--json", "--template", "settings.toggle", "--template",
+        "messages.delete_thread", "--train-seeds", "60", "--test-seeds", "10",
+    )  # fmt: skip
+    assert code == 0, output
+    rows = {row["id"]: row for row in json.loads(output)}
+    # a handful of toggles: every held-out seed is a training situation; threads vary more
+    assert rows["settings.toggle"]["share"] >= 0.8
+    assert rows["messages.delete_thread"]["share"] < 0.5
+    assert rows["settings.toggle"]["test_seeds"] == 10
+    code, output = world("overlap", "--template", "no.such")
+    assert code == 2
+    assert "unknown task template 'no.such'" in output

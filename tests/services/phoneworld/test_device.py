@@ -382,3 +382,22 @@ def test_a_handler_that_gives_up_leaves_no_half_done_change(test_world: World) -
     )
     assert result.effect == "no_op"
     assert device.state["apps"]["com.test.counter"]["count"] == 0
+
+
+def test_element_actions_tap_the_listed_element_and_a_missing_one_is_a_no_op(device) -> None:
+    from phonebuddy.protocol import Click, Type, screen_elements
+
+    listed = screen_elements(device.ui_tree(), device.screen)
+    notes = next(e.index for e in listed if e.label == "备忘录")
+    assert device.act(Click(element=notes)).effect == "applied"
+    assert device.foreground == "com.pw.notes"
+    result = device.act(Click(element=63))
+    assert result.effect == "no_op"
+    assert "element 63 is not on the screen" in result.note
+    [button] = device.ui_tree().find(resource_id="com.pw.notes:id/new_note")
+    device.act(Click(coordinate=from_pixels(button.bounds.center, device.screen)))
+    [title] = device.ui_tree().find(resource_id="com.pw.notes:id/title")
+    point = from_pixels(title.bounds.center, device.screen)
+    assert device.act(Type(text="计划", coordinate=point)).effect == "applied"
+    [title] = device.ui_tree().find(resource_id="com.pw.notes:id/title")
+    assert title.text == "计划"

@@ -30,25 +30,31 @@ from phonebuddy.agent.messages import (
 )
 from phonebuddy.agent.parsing import InvalidOutput, ParsedAction, ParsedOutput, parse_output
 from phonebuddy.agent.prompt import (
+    BRIEF_SYSTEM_PROMPT,
     SYSTEM_PROMPT,
     Prompt,
-    PromptConfig,
     build_prompt,
     history_text,
     step_text,
+    ui_tree_text,
 )
+from phonebuddy.agent.record import RECORD_FILE, RecordError, read_record, write_record
 from phonebuddy.agent.sft import (
     SFTExample,
     UntrainableStepError,
     assistant_message,
+    element_form,
     sft_example,
     sft_examples,
 )
 from phonebuddy.agent.tool import action_text, mobile_use_tool
+from phonebuddy.protocol import PromptConfig
 
 __all__ = [
+    "BRIEF_SYSTEM_PROMPT",
     "CHAT_TEMPLATE",
     "IMAGE_PLACEHOLDER",
+    "RECORD_FILE",
     "SPECIAL_TOKEN_IDS",
     "SYSTEM_PROMPT",
     "ChatMessage",
@@ -64,6 +70,7 @@ __all__ = [
     "PolicyReply",
     "Prompt",
     "PromptConfig",
+    "RecordError",
     "SFTExample",
     "Sampling",
     "TextPart",
@@ -73,14 +80,18 @@ __all__ = [
     "assistant_message",
     "build_prompt",
     "data_uri",
+    "element_form",
     "history_text",
     "message_text",
     "mobile_use_tool",
     "parse_output",
+    "read_record",
     "render_chat",
     "render_completion",
     "sft_example",
     "sft_examples",
     "step_text",
     "to_openai_messages",
+    "ui_tree_text",
+    "write_record",
 ]

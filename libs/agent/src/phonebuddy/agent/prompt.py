@@ -1,10 +1,12 @@
 """The prompt a phone-use policy sees at one step, built the same way for rollouts and training.
 
 Layout: a system message (the agent's role; the `mobile_use` tool schema travels in `tools` and
-the chat template writes it into the system turn), then one user message with the instruction, the
-earlier steps as short action text (invalid answers too, with their reason), the last K screenshots
-(earlier ones first, the current one last) and what the observation adds (foreground app, device
-time, the app's direct tools).
+the chat template writes it into the system turn, or a brief list of the actions instead), then
+one user message with the instruction, the earlier steps as short action text (invalid answers
+too, with their reason), the screen — the last K screenshots (earlier ones first, the current one
+last) and/or the current UI tree as numbered element lines — and what the observation adds
+(foreground app, device time, the app's direct tools). `PromptConfig` (in `phonebuddy.protocol`)
+chooses among these; the same setting must serve rollouts, training and evaluation.
 """
 
 from __future__ import annotations
@@ -13,13 +15,23 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from phonebuddy.agent.chat_format import render_chat
 from phonebuddy.agent.messages import ChatMessage, ContentPart, ImagePart, TextPart
 from phonebuddy.agent.messages import to_openai_messages as _to_openai_messages
 from phonebuddy.agent.tool import action_text, mobile_use_tool
-from phonebuddy.protocol import NORMALIZED_MAX, TOOL_NAME, FrameRef, Observation, Step, TaskSpec
+from phonebuddy.protocol import (
+    NORMALIZED_MAX,
+    TOOL_NAME,
+    FrameRef,
+    Observation,
+    PromptConfig,
+    Step,
+    TaskSpec,
+    elements_text,
+    screen_elements,
+)
 
 SYSTEM_PROMPT = (
     "You are a phone-use agent. You operate an Android phone to complete the user's task, one "
@@ -33,20 +45,16 @@ SYSTEM_PROMPT = (
 )
 
 
+BRIEF_SYSTEM_PROMPT = (
+    f"Operate the Android phone for the user: one `{TOOL_NAME}` tool call per turn. Actions: "
+    "click, long_press, type, swipe, system_button, open, answer, terminate."
+)
+
+
 # How rollouts ask the policy to answer: no reasoning, so the generation prompt opens the answer
 # with an empty `<think>` block. `PolicyClient`'s default sampling sends it, and SFT examples
 # render their prompts with it, so training sees the prompt that rollouts send.
 ROLLOUT_ENABLE_THINKING = False
-
-
-class PromptConfig(BaseModel):
-    """How much of the past the prompt shows."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    screenshots: int = Field(
-        default=1, ge=1, le=32, description="the last K screenshots; 1 = only the current one"
-    )
 
 
 class Prompt(BaseModel):
@@ -90,20 +98,34 @@ def step_text(step: Step) -> str:
     return f"invalid output ({step.invalid_reason})"
 
 
-def history_text(history: Sequence[Step]) -> str:
+def history_text(history: Sequence[Step], *, last: int | None = None) -> str:
+    """The earlier steps, numbered; only the `last` N when given."""
     if not history:
         return "Previous actions: none"
-    lines = [f"Step {number}: {step_text(step)}" for number, step in enumerate(history, 1)]
+    shown = list(enumerate(history, 1))
+    if last is not None:
+        shown = shown[len(shown) - last :] if last else []
+    lines = [f"Step {number}: {step_text(step)}" for number, step in shown]
+    if len(shown) < len(history):
+        lines.insert(0, f"({len(history) - len(shown)} earlier)")
     return "Previous actions:\n" + "\n".join(lines)
 
 
-def _observation_text(observation: Observation) -> str:
+def ui_tree_text(observation: Observation) -> str:
+    """The screen's elements as numbered lines (`phonebuddy.protocol.elements`)."""
+    listed = elements_text(screen_elements(observation.ui_tree, observation.screen))
+    if observation.ui_tree is None:
+        return "(the device sent no UI tree)"
+    return listed or "(no labelled elements)"
+
+
+def _observation_text(observation: Observation, config: PromptConfig) -> str:
     lines = []
-    if observation.foreground_app is not None:
+    if config.device_info and observation.foreground_app is not None:
         lines.append(f"Foreground app: {observation.foreground_app}")
-    if observation.device_time is not None:
+    if config.device_info and observation.device_time is not None:
         lines.append(f"Device time: {observation.device_time}")
-    if observation.tools:
+    if observation.tools and config.tool_schema == "full":
         lines.append("App tools (call them with the `call_tool` action):")
         lines.extend(
             f"- {tool.name}: {tool.description} "
@@ -135,25 +157,36 @@ def build_prompt(
     config = config or PromptConfig()
     current = len(history) + 1
     parts: list[ContentPart] = [
-        TextPart(text=f"Task: {task.instruction_text}\n\n{history_text(history)}\n"),
+        TextPart(
+            text=f"Task: {task.instruction_text}\n\n"
+            f"{history_text(history, last=config.history_steps)}\n"
+        ),
     ]
-    earlier = history[max(0, len(history) - (config.screenshots - 1)) :]
-    for number, step in enumerate(earlier, current - len(earlier)):
+    if config.shows_screenshots:
+        earlier = history[max(0, len(history) - (config.screenshots - 1)) :]
+        for number, step in enumerate(earlier, current - len(earlier)):
+            parts += [
+                TextPart(text=f"\nScreenshot at step {number}:\n"),
+                ImagePart(frame=step.observation.frame),
+            ]
         parts += [
-            TextPart(text=f"\nScreenshot at step {number}:\n"),
-            ImagePart(frame=step.observation.frame),
+            TextPart(text=f"\nCurrent screenshot (step {current}):\n"),
+            ImagePart(frame=observation.frame),
         ]
-    parts += [
-        TextPart(text=f"\nCurrent screenshot (step {current}):\n"),
-        ImagePart(frame=observation.frame),
-    ]
-    extra = _observation_text(observation)
+    if config.shows_ui_tree:
+        parts.append(
+            TextPart(text=f"\nScreen elements (step {current}):\n{ui_tree_text(observation)}\n")
+        )
+    extra = _observation_text(observation, config)
     if extra:
         parts.append(TextPart(text="\n" + extra.removeprefix("\n")))
+    if config.repeat_task:
+        parts.append(TextPart(text=f"\nTask: {task.instruction_text}"))
+    full = config.tool_schema == "full"
     return Prompt(
         messages=(
-            ChatMessage(role="system", content=SYSTEM_PROMPT),
+            ChatMessage(role="system", content=SYSTEM_PROMPT if full else BRIEF_SYSTEM_PROMPT),
             ChatMessage(role="user", content=_merge_text(parts)),
         ),
-        tools=(mobile_use_tool(),),
+        tools=(mobile_use_tool(),) if full else (),
     )

@@ -32,10 +32,14 @@ from phonebuddy.protocol import (
 from phonebuddy.protocol.actions import ACTION_TYPES
 
 ACTION_DESCRIPTIONS: dict[str, str] = {
-    "click": "Click the point `coordinate`.",
-    "long_press": "Press and hold the point `coordinate` for `time` seconds.",
+    "click": "Click the point `coordinate`, or the centre of UI element `element`.",
+    "long_press": (
+        "Press and hold the point `coordinate` (or UI element `element`) for `time` seconds."
+    ),
     "swipe": "Swipe from `coordinate` to `coordinate2`, or across the screen in `direction`.",
-    "type": "Type `text` into the focused input box.",
+    "type": (
+        "Type `text` into the focused input box (with `coordinate` or `element`: tap it first)."
+    ),
     "key": "Press the Android key named `text` (e.g. KEYCODE_DEL, ENTER).",
     "system_button": "Press the system `button`.",
     "open": "Open the app named `text` (display name or package name).",
@@ -53,6 +57,10 @@ PARAMETER_DESCRIPTIONS: dict[str, str] = {
     "coordinate": (
         f"(x, y): a point on the screen, x and y in [0, {NORMALIZED_MAX}]: "
         f"(0, 0) is the top-left corner, ({NORMALIZED_MAX}, {NORMALIZED_MAX}) the bottom-right."
+    ),
+    "element": (
+        "The number of a UI element in the screen's element list, `[7] label`, instead of a "
+        "coordinate (only when the observation lists elements)."
     ),
     "coordinate2": f"(x, y): where a swipe ends, x and y in [0, {NORMALIZED_MAX}].",
     "direction": "The direction of a swipe across the screen, instead of two points.",
@@ -173,10 +181,18 @@ def _quote(text: str) -> str:
 def action_text(action: Action) -> str:
     """A short, readable form of `action` for the history: `click(540, 800)`, `type("你好")`."""
     match action:
+        case Click(element=int(element)):
+            return f"click(#{element})"
         case Click(coordinate=(x, y)):
             return f"click({x}, {y})"
+        case LongPress(element=int(element), time=time):
+            return f"long_press(#{element}, time={time:g})"
         case LongPress(coordinate=(x, y), time=time):
             return f"long_press({x}, {y}, time={time:g})"
+        case Type(text=text, element=int(element)):
+            return f"type({_quote(text)}, #{element})"
+        case Type(text=text, coordinate=(x, y)):
+            return f"type({_quote(text)}, at=({x}, {y}))"
         case Swipe(direction=direction) if direction is not None:
             return f"swipe({_quote(direction.value)})"
         case Swipe(coordinate=(x1, y1), coordinate2=(x2, y2)):

@@ -9,12 +9,14 @@ from phonebuddy.policy_model.tokenizer import (
     save_tokenizer,
     special_tokens,
 )
+from phonebuddy.policy_model.vocabulary import prune_vocabulary
 
 __all__ = [
     "EOS_TOKEN",
     "PAD_TOKEN",
     "build_tokenizer",
     "make_tiny",
+    "prune_vocabulary",
     "rank_file",
     "save_tokenizer",
     "special_tokens",

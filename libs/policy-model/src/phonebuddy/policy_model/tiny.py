@@ -24,6 +24,7 @@ from pathlib import Path
 import torch
 from transformers import (
     GenerationConfig,
+    PreTrainedModel,
     Qwen2VLImageProcessorPil,
     Qwen3_5Config,
     Qwen3_5ForConditionalGeneration,
@@ -127,6 +128,17 @@ def image_processor(directory: str | os.PathLike[str]) -> Qwen2VLImageProcessorP
     return Qwen2VLImageProcessorPil.from_pretrained(str(directory))
 
 
+def save_quietly(model: PreTrainedModel, target: Path) -> None:
+    """`save_pretrained` without a progress bar (one shard: a bar is only noise in output)."""
+    bars_were_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        model.save_pretrained(target)
+    finally:
+        if bars_were_on:
+            hf_logging.enable_progress_bar()
+
+
 def make_tiny(directory: str | os.PathLike[str], *, seed: int = 0) -> Path:
     """Build a tiny random Qwen3.5-VL checkpoint in `directory` (created) and return its path.
 
@@ -142,13 +154,7 @@ def make_tiny(directory: str | os.PathLike[str], *, seed: int = 0) -> Path:
         eos_token_id=config.text_config.eos_token_id,
         pad_token_id=config.text_config.pad_token_id,
     )
-    bars_were_on = hf_logging.is_progress_bar_enabled()
-    hf_logging.disable_progress_bar()  # one shard: a bar is only noise in callers' output
-    try:
-        model.save_pretrained(target)
-    finally:
-        if bars_were_on:
-            hf_logging.enable_progress_bar()
+    save_quietly(model, target)
     save_tokenizer(target)
     make_image_processor().save_pretrained(target)
     return target

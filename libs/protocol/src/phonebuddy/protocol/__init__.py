@@ -28,6 +28,14 @@ from phonebuddy.protocol.actions import (
     to_tool_call,
     to_tool_call_json,
 )
+from phonebuddy.protocol.elements import (
+    MAX_ELEMENTS,
+    Element,
+    element_at,
+    elements_text,
+    resolve_element,
+    screen_elements,
+)
 from phonebuddy.protocol.episodes import (
     Episode,
     EpisodeStatus,
@@ -41,6 +49,13 @@ from phonebuddy.protocol.geometry import NORMALIZED_MAX, Point, ScreenSize, from
 from phonebuddy.protocol.held_out import HELD_OUT, HELD_OUT_APPS, declared_split
 from phonebuddy.protocol.judging import JudgeReply, JudgeRequest
 from phonebuddy.protocol.observation import Bounds, Frame, FrameRef, Observation, ToolSpec, UINode
+from phonebuddy.protocol.prompting import (
+    OBSERVATION_MODES,
+    ObservationMode,
+    PromptConfig,
+    PromptMismatchError,
+    check_prompt_match,
+)
 from phonebuddy.protocol.rollout import (
     EpisodeWork,
     OracleReply,
@@ -81,7 +96,9 @@ __all__ = [
     "HELD_OUT",
     "HELD_OUT_APPS",
     "LANGUAGE_KEY",
+    "MAX_ELEMENTS",
     "NORMALIZED_MAX",
+    "OBSERVATION_MODES",
     "SEED_KEY",
     "TEMPLATE_KEY",
     "TEST_SEEDS",
@@ -95,6 +112,7 @@ __all__ = [
     "Category",
     "Click",
     "Direction",
+    "Element",
     "Episode",
     "EpisodeStatus",
     "EpisodeWork",
@@ -109,12 +127,15 @@ __all__ = [
     "Key",
     "LongPress",
     "Observation",
+    "ObservationMode",
     "Open",
     "OracleReply",
     "OracleRequest",
     "Point",
     "PolicyRef",
     "PolicyTarget",
+    "PromptConfig",
+    "PromptMismatchError",
     "RolloutAccepted",
     "RolloutRequest",
     "RunEvent",
@@ -142,10 +163,15 @@ __all__ = [
     "Verdict",
     "Wait",
     "action_adapter",
+    "check_prompt_match",
     "declared_split",
+    "element_at",
+    "elements_text",
     "from_pixels",
     "parse_action",
     "parse_tool_call",
+    "resolve_element",
+    "screen_elements",
     "seed_split",
     "task_metadata",
     "to_arguments",

@@ -24,9 +24,12 @@ from pydantic import (
     model_validator,
 )
 
-from phonebuddy.protocol.geometry import Point
+from phonebuddy.protocol.geometry import Point, StrictIndex
 
 TOOL_NAME = "mobile_use"
+# Element indices a UI-tree prompt can show (`phonebuddy.protocol.elements.MAX_ELEMENTS`).
+MAX_ELEMENT_INDEX = 63
+ElementIndex = Annotated[StrictIndex, Field(le=MAX_ELEMENT_INDEX)]
 MAX_TEXT_CHARS = 4096
 MAX_WAIT_S = 60.0
 
@@ -66,14 +69,27 @@ class _ActionBase(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Click(_ActionBase):
+class _Targeted(_ActionBase):
+    """An action aimed at a point, given as `coordinate` or as the `element` of the current UI
+    tree (`phonebuddy.protocol.elements`) that the device edge resolves to its centre. A stored
+    step keeps both: the element the policy named and the point it was resolved to."""
+
+    coordinate: Point | None = None
+    element: ElementIndex | None = None
+
+    @model_validator(mode="after")
+    def _has_target(self) -> Self:
+        if self.coordinate is None and self.element is None:
+            raise ValueError("needs a coordinate or an element")
+        return self
+
+
+class Click(_Targeted):
     action: Literal["click"] = "click"
-    coordinate: Point
 
 
-class LongPress(_ActionBase):
+class LongPress(_Targeted):
     action: Literal["long_press"] = "long_press"
-    coordinate: Point
     time: float = Field(default=1.0, gt=0, le=MAX_WAIT_S)
 
 
@@ -111,10 +127,13 @@ class Swipe(_ActionBase):
 
 class Type(_ActionBase):
     """Type into the focused field as a phone keyboard does (`phonebuddy.protocol.text_entry`):
-    a line break is the Enter key, control characters type nothing."""
+    a line break is the Enter key, control characters type nothing. With a `coordinate` or an
+    `element`, tap there first (to focus that field)."""
 
     action: Literal["type"] = "type"
     text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
+    coordinate: Point | None = None
+    element: ElementIndex | None = None
 
 
 class Key(_ActionBase):

@@ -80,6 +80,10 @@ class ActReply(_Message):
 
     effect: Literal["applied", "no_op", "final"]
     note: str = ""
+    action: Action | None = Field(
+        default=None,
+        description="the action as done: an element action with the point it resolved to",
+    )
     observation: Observation | None = None
     frame: Frame | None = None
 

@@ -26,6 +26,8 @@ NormalizedCoordinate = Annotated[
     int, Strict(), BeforeValidator(_reject_bool), Field(ge=0, le=NORMALIZED_MAX)
 ]
 Point = tuple[NormalizedCoordinate, NormalizedCoordinate]
+# A count or position a model writes: an integer and nothing else, like a coordinate.
+StrictIndex = Annotated[int, Strict(), BeforeValidator(_reject_bool), Field(ge=0)]
 
 
 class ScreenSize(BaseModel):

@@ -9,6 +9,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from phonebuddy.protocol.actions import Action
+from phonebuddy.protocol.prompting import PromptConfig
 from phonebuddy.protocol.tasks import MAX_STEP_BUDGET, TRAIN_STEP_BUDGET, Source, TaskSpec
 
 _ID = r"^[A-Za-z0-9_.\-]{1,128}$"
@@ -115,7 +116,9 @@ class RolloutRequest(_Message):
     step_budget: int = Field(default=TRAIN_STEP_BUDGET, ge=1, le=MAX_STEP_BUDGET)
     concurrency: int = Field(default=8, ge=1, le=1024, description="episodes at once")
     sampling: SamplingSpec = SamplingSpec()
-    screenshots: int = Field(default=1, ge=1, le=8, description="last K screenshots per prompt")
+    prompt: PromptConfig = Field(
+        default_factory=PromptConfig, description="how each step's prompt shows the phone"
+    )
     redundancy: int = Field(
         default=0, ge=0, le=64, description="extra episodes per real group; first G to finish"
     )
@@ -150,7 +153,7 @@ class EpisodeWork(_Message):
     policy: PolicyTarget
     sampling: SamplingSpec
     step_budget: int = Field(ge=1, le=MAX_STEP_BUDGET)
-    screenshots: int = Field(ge=1, le=8)
+    prompt: PromptConfig
     max_env_retries: int = Field(ge=0)
     min_policy_step: int | None = None
     store_url: str

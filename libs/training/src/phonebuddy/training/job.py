@@ -21,6 +21,7 @@ from torch.distributed.checkpoint.state_dict import (
     set_optimizer_state_dict,
 )
 
+from phonebuddy.protocol import PromptConfig
 from phonebuddy.training.checkpoint import (
     CheckpointStore,
     fetch_model_folder,
@@ -152,15 +153,16 @@ def save_checkpoint(
     state: dict[str, Any],
     keep_last: int,
     metrics: TrainMetrics | None = None,
+    prompt: PromptConfig | None = None,
 ) -> str:
     """Write step `step` (every rank takes part) and move `latest` once it is complete; the
     model's store URL, recorded in `metrics` on rank 0. `state` is the job's own (its position,
-    counters) for `restore`."""
+    counters) for `restore`; `prompt` is the prompt setting the model was trained on."""
     weights = full_state_dict(model)
     optim_state = get_optimizer_state_dict(model, optimizer, options=_FULL_STATE)
     checkpoints.write_trainer_file(step, f"rng-rank{world.rank:05d}.pt", tensor_bytes(rng_state()))
     if world.is_main:
-        folder = save_hf_folder(model, weights, processing, scratch / f"save-{step}")
+        folder = save_hf_folder(model, weights, processing, scratch / f"save-{step}", prompt=prompt)
         checkpoints.write_model(step, folder)
         checkpoints.write_trainer_file(step, "optimizer.pt", tensor_bytes(optim_state))
         checkpoints.write_trainer_file(step, "config.json", write_json_bytes(resume_key))

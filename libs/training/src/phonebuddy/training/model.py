@@ -10,7 +10,9 @@ from torch import nn
 from transformers import AutoModelForImageTextToText, PreTrainedModel
 from transformers.utils import logging as hf_logging
 
+from phonebuddy.agent import write_record
 from phonebuddy.policy_model.inputs import Processing, load_processing
+from phonebuddy.protocol import PromptConfig
 from phonebuddy.training.isolation import isolate_linear_attention
 
 SUPPORTED_MODEL_TYPES = ("qwen3_5",)
@@ -62,12 +64,17 @@ def save_hf_folder(
     state_dict: dict[str, torch.Tensor],
     processing: Processing,
     folder: Path,
+    *,
+    prompt: PromptConfig | None = None,
 ) -> Path:
-    """A folder that `from_pretrained`, `phonebuddy policy serve --model` and vLLM load."""
+    """A folder that `from_pretrained`, `phonebuddy policy serve --model` and vLLM load, with
+    the prompt setting it was trained on (`phonebuddy.json`) when given."""
     folder.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(folder, state_dict=state_dict, safe_serialization=True)
     processing.tokenizer.save_pretrained(folder)
     processing.image_processor.save_pretrained(folder)
+    if prompt is not None:
+        write_record(folder, prompt)
     return folder
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from phonebuddy.protocol import Action, Click, LongPress, ScreenSize, Swipe
+from phonebuddy.protocol import Action, Click, LongPress, ScreenSize, Swipe, Type
 
 # Sizes as fractions of the screen width, so marks look alike on any screen.
 _DOT = 0.045
@@ -44,20 +44,32 @@ def _arrowhead(start: tuple[int, int], end: tuple[int, int], screen: ScreenSize)
     return " ".join(f"{px / sx:.1f},{py / sy:.1f}" for px, py in points)
 
 
+def _element_attribute(element: int | None) -> str:
+    """Which UI element the policy named, when it named one (the point is its centre)."""
+    return "" if element is None else f' data-element="{element}"'
+
+
 def action_marks(action: Action | None, screen: ScreenSize) -> str:
     """The SVG elements that show `action` (nothing for actions without a place)."""
     match action:
         case Click(coordinate=(x, y)):
             return (
-                f'<g class="mark mark-click" data-action="click" data-x="{x}" data-y="{y}">'
+                f'<g class="mark mark-click" data-action="click" data-x="{x}" data-y="{y}"'
+                f"{_element_attribute(action.element)}>"
                 f"{_ellipse('tap', x, y, _DOT, screen)}</g>"
             )
         case LongPress(coordinate=(x, y)):
             return (
                 f'<g class="mark mark-long-press" data-action="long_press" '
-                f'data-x="{x}" data-y="{y}">'
+                f'data-x="{x}" data-y="{y}"{_element_attribute(action.element)}>'
                 f"{_ellipse('ring', x, y, _RING, screen)}"
                 f"{_ellipse('ring-inner', x, y, _RING * 0.55, screen)}</g>"
+            )
+        case Type(coordinate=(x, y)):
+            return (
+                f'<g class="mark mark-click" data-action="type" data-x="{x}" data-y="{y}"'
+                f"{_element_attribute(action.element)}>"
+                f"{_ellipse('tap', x, y, _DOT, screen)}</g>"
             )
         case Swipe():
             (x1, y1), (x2, y2) = action.endpoints()

@@ -22,7 +22,6 @@ from phonebuddy.agent import (
     PolicyClient,
     PolicyReply,
     Prompt,
-    PromptConfig,
     Sampling,
     build_prompt,
 )
@@ -35,6 +34,7 @@ from phonebuddy.protocol import (
     EpisodeStatus,
     EpisodeWork,
     Frame,
+    InvalidActionError,
     Observation,
     PolicyRef,
     PolicyTarget,
@@ -44,6 +44,7 @@ from phonebuddy.protocol import (
     Terminate,
     Verdict,
 )
+from phonebuddy.protocol.elements import resolve_element
 from phonebuddy.protocol.env import ImageFormat
 from phonebuddy.protocol.judging import JudgeReply, JudgeRequest, for_judging
 from phonebuddy.protocol.subjects import JUDGE_SUBJECT
@@ -124,7 +125,7 @@ class EpisodeRunner:
         observation, frame = reply.observation, reply.frame
         await self._frame(frame, observation)
         frames = {observation.frame.sha256: frame.data if frame else b""}
-        config = PromptConfig(screenshots=work.screenshots)
+        config = work.prompt
         history: list[Step] = []
         versions: set[str] = set()
         status = EpisodeStatus.BUDGET_EXHAUSTED
@@ -162,8 +163,22 @@ class EpisodeRunner:
                 await env.keep_alive()
                 continue
             action = answer_.parsed.action
+            try:  # an element the screen does not list is the policy's mistake: a step, recorded
+                resolve_element(action, observation.ui_tree, observation.screen)
+            except InvalidActionError as exc:
+                self.metrics.invalid_actions.labels(source=source.value).inc()
+                history.append(
+                    Step(
+                        index=index, observation=observation, raw_output=answer_.raw,
+                        invalid_reason=exc.reason, timings=StepTimings(policy_s=policy_s),
+                        policy_version=version, sample=answer_.tokens,
+                    )
+                )  # fmt: skip
+                await env.keep_alive()
+                continue
             began = time.perf_counter()
             acted = await env.act(action, self.image_format)
+            action = acted.action or action  # as done: an element with its resolved point
             env_s = time.perf_counter() - began
             self.metrics.step_latency.labels(component="env").observe(env_s)
             history.append(

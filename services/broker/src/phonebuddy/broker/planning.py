@@ -66,7 +66,7 @@ def plan(
                     episode_id=episode_id(gid, sample),
                     sample_index=sample, group_size=request.group_size, task=spec,
                     policy=request.policy, sampling=request.sampling,
-                    step_budget=request.step_budget, screenshots=request.screenshots,
+                    step_budget=request.step_budget, prompt=request.prompt,
                     max_env_retries=request.max_env_retries,
                     min_policy_step=request.min_policy_step, store_url=store_url,
                 )
@@ -81,7 +81,7 @@ def plan(
             "redundancy": request.redundancy,
             "sampling": request.sampling.model_dump(),
             # What export needs to rebuild each step's prompt exactly as the rollout sent it.
-            "prompt_config": {"screenshots": request.screenshots},
+            "prompt_config": request.prompt.model_dump(mode="json"),
             "min_policy_step": request.min_policy_step,
             "store_url": store_url,
             "concurrency": request.concurrency,

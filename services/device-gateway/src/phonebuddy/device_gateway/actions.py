@@ -126,10 +126,10 @@ def launch_command(package: str) -> Argv:
 def plan_action(action: Action, screen: ScreenSize, apps: AppTable) -> ActionPlan:
     """The commands for `action` on a device with this screen."""
     match action:
-        case Click(coordinate=point):
+        case Click(coordinate=(int(), int()) as point):
             x, y = to_pixels(point, screen)
             return ActionPlan("applied", (("input", "tap", str(x), str(y)),))
-        case LongPress(coordinate=point, time=seconds):
+        case LongPress(coordinate=(int(), int()) as point, time=seconds):
             x, y = to_pixels(point, screen)
             ms = str(max(1, round(seconds * 1000)))
             return ActionPlan("applied", (("input", "swipe", str(x), str(y), str(x), str(y), ms),))
@@ -138,11 +138,20 @@ def plan_action(action: Action, screen: ScreenSize, apps: AppTable) -> ActionPla
             (x1, y1), (x2, y2) = to_pixels(start, screen), to_pixels(end, screen)
             argv = ("input", "swipe", str(x1), str(y1), str(x2), str(y2), str(SWIPE_MS))
             return ActionPlan("applied", (argv,))
-        case Type(text=text):
+        case Type(text=text, coordinate=point):
             commands = tuple(type_commands(text))
             if not commands:
                 return ActionPlan("no_op", note=NOTHING_TO_TYPE)
+            if point is not None:
+                x, y = to_pixels(point, screen)
+                commands = (("input", "tap", str(x), str(y)), *commands)
             return ActionPlan("applied", commands)
+        case Click() | LongPress():
+            return ActionPlan(
+                "no_op",
+                note=f"{action.action} names element {action.element} "
+                "that was not resolved to a point",
+            )
         case Key(text=name):
             return ActionPlan("applied", (("input", "keyevent", keycode_argument(name)),))
         case SystemButton(button=button):

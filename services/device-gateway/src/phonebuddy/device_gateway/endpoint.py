@@ -21,7 +21,7 @@ from phonebuddy.device_gateway.metrics import GatewayMetrics
 from phonebuddy.device_gateway.phone import Observed, Phone, TaskSetupError, UnknownPackageError
 from phonebuddy.device_gateway.pool import DevicePool
 from phonebuddy.env_endpoint import EnvBackend
-from phonebuddy.protocol import ErrorCode, ScreenSize, Source
+from phonebuddy.protocol import ErrorCode, InvalidActionError, ScreenSize, Source
 from phonebuddy.protocol import env as messages
 
 
@@ -92,13 +92,18 @@ class GatewayBackend(EnvBackend):
 
     async def act(self, device_id: str, request: messages.ActRequest) -> messages.ActReply:
         phone = self.pool.slots[device_id].phone
-        effect, note = await phone.act(request.action)
+        try:
+            action = phone.resolve(request.action)
+        except InvalidActionError as exc:
+            raise ServiceError(ErrorCode.INVALID_REQUEST, exc.reason) from None
+        effect, note = await phone.act(action)
         if not request.observe:
-            return messages.ActReply(effect=effect, note=note)
+            return messages.ActReply(effect=effect, note=note, action=action)
         observed = await self._observe(phone, request.image_format, ui_tree=True)
         return messages.ActReply(
-            effect=effect, note=note, observation=observed.observation, frame=observed.frame
-        )
+            effect=effect, note=note, action=action,
+            observation=observed.observation, frame=observed.frame,
+        )  # fmt: skip
 
     async def verify(self, device_id: str, request: messages.VerifyRequest) -> messages.VerifyReply:
         raise ServiceError(

@@ -28,6 +28,7 @@ from phonebuddy.device_gateway.adb_client import DeviceLink, DeviceLostError, Sh
 from phonebuddy.device_gateway.quoting import Argv, command_line
 from phonebuddy.device_gateway.uitree import UiDumpError, parse_ui_dump
 from phonebuddy.protocol import Action, Frame, Observation, ScreenSize, UINode
+from phonebuddy.protocol.elements import resolve_element
 from phonebuddy.protocol.env import ImageFormat
 
 log = logging.getLogger(__name__)
@@ -158,6 +159,7 @@ class Phone:
         self.home_package: str | None = None
         self.packages: frozenset[str] | None = None
         self.last_frame_size: ScreenSize | None = None
+        self.last_tree: UINode | None = None
 
     # -- health --------------------------------------------------------------------------------
     async def probe(self) -> None:
@@ -207,6 +209,7 @@ class Phone:
             raise DeviceLostError(self.serial, f"screencap returned no PNG ({exc})") from exc
         self.last_frame_size = seen
         tree, foreground, ui_error = await self._ui_and_focus(seen, include_ui_tree)
+        self.last_tree = tree
         if image_format == "jpeg":
             data = await asyncio.to_thread(to_jpeg, png, self.options.jpeg_quality)
             frame = Frame.from_bytes(data, "image/jpeg")
@@ -263,6 +266,14 @@ class Phone:
 
     def plan(self, action: Action) -> ActionPlan:
         return plan_action(action, self.action_screen(), self.options.apps)
+
+    def resolve(self, action: Action) -> Action:
+        """An element action resolved against the UI tree of the last observation (the one the
+        policy saw). InvalidActionError when that tree lists no such element."""
+        seen = self.last_frame_size or self.screen
+        if seen is None:
+            raise DeviceNotReadyError(self.serial, "not probed")
+        return resolve_element(action, self.last_tree, seen)
 
     async def act(self, action: Action) -> tuple[Effect, str]:
         plan = self.plan(action)

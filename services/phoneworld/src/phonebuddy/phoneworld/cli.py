@@ -92,6 +92,34 @@ def list_suites(as_json: JsonFlag = False) -> None:
     _emit(rows, as_json, ["name", "split", "seeds", "templates", "description"])
 
 
+@app.command("overlap")
+def list_overlap(
+    as_json: JsonFlag = False,
+    train_seeds: Annotated[int, typer.Option(help="the first N train seeds")] = 100,
+    test_seeds: Annotated[int, typer.Option(help="the first N test seeds")] = 20,
+    template: Annotated[list[str] | None, typer.Option(help="only these (repeatable)")] = None,
+) -> None:
+    """Per template, the share of test seeds that repeat a train seed's situation (the same
+    instruction and parameters): results on those measure memory, not reading."""
+    from phonebuddy.phoneworld.tasks.overlap import overlap
+
+    world = default_world(0)
+    try:
+        chosen = [get_template(t) for t in template] if template else all_templates()
+    except UnknownTaskError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    rows = []
+    for item in chosen:
+        found = overlap(item, world, train_seeds=train_seeds, test_seeds=test_seeds)
+        rows.append({
+            "id": found.template_id, "repeats": found.repeats, "test_seeds": found.test_seeds,
+            "share": round(found.share, 3),
+            "train_situations": found.distinct_train_situations,
+        })  # fmt: skip
+    _emit(rows, as_json, ["id", "repeats", "test_seeds", "share", "train_situations"])
+
+
 @app.command()
 def solve(
     template: Annotated[str | None, typer.Option(help="one template id")] = None,

@@ -24,6 +24,7 @@ from phonebuddy.protocol import (
     CallTool,
     Click,
     Frame,
+    InvalidActionError,
     Key,
     LongPress,
     Observation,
@@ -39,6 +40,7 @@ from phonebuddy.protocol import (
     Wait,
     to_pixels,
 )
+from phonebuddy.protocol.elements import resolve_element
 
 WALLET_PACKAGE = "com.pw.wallet"
 DEFAULT_SCREEN = ScreenSize(width=1080, height=2400)
@@ -321,14 +323,23 @@ class Device(TextInput):
             return ActResult("final")
         if isinstance(action, Wait):
             return ActResult("applied", f"waited {action.time:g} s")
-        if isinstance(action, Click):
-            return self._tap(to_pixels(action.coordinate, self.screen), long=False)
-        if isinstance(action, LongPress):
-            return self._tap(to_pixels(action.coordinate, self.screen), long=True)
+        if isinstance(action, Click | LongPress | Type) and action.element is not None:
+            try:
+                action = resolve_element(action, self.ui_tree(), self.screen)
+            except InvalidActionError as exc:
+                raise NoOp(exc.reason) from None
+        if isinstance(action, Click | LongPress):
+            assert action.coordinate is not None  # given, or resolved from the element
+            point = to_pixels(action.coordinate, self.screen)
+            return self._tap(point, long=isinstance(action, LongPress))
         if isinstance(action, Swipe):
             start, end = action.endpoints()
             return self._swipe(to_pixels(start, self.screen), to_pixels(end, self.screen))
         if isinstance(action, Type):
+            if action.coordinate is not None:
+                tapped = self._tap(to_pixels(action.coordinate, self.screen), long=False)
+                if tapped.effect != "applied":
+                    return tapped
             return self.type_text(action.text)
         if isinstance(action, Key):
             return self._key(_key_name(action.text))

@@ -450,4 +450,8 @@ def backend_for(settings: PolicySettings) -> Backend:
         from phonebuddy.policy.teacher_backend import TeacherBackend
 
         return TeacherBackend(settings)
+    if settings.backend == "replay":
+        from phonebuddy.policy.replay_backend import ReplayBackend
+
+        return ReplayBackend(settings)
     raise BadRequestError(f"backend {settings.backend!r} runs its own server (see `policy serve`)")

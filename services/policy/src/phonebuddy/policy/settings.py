@@ -7,7 +7,7 @@ from typing import Annotated, Literal, Self
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-Backend = Literal["transformers", "vllm", "teacher"]
+Backend = Literal["transformers", "vllm", "teacher", "replay"]
 
 
 class PolicySettings(BaseSettings):

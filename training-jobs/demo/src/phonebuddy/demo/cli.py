@@ -25,10 +25,12 @@ from rich.table import Table
 
 from phonebuddy.demo.recipe import Recipe, RecipeResult, RecipeSettings, client_env
 from phonebuddy.demo.serving import REPORT_PATH, serve_until_stopped
+from phonebuddy.eval.novelty import NEW_SITUATION
 from phonebuddy.protocol import SourceMix
 
 if TYPE_CHECKING:
     from phonebuddy.stack.local import LocalStack
+    from phonebuddy.trajectories import Rate
 
 app = typer.Typer(
     help="Run the main job on embedded defaults.", invoke_without_command=True,
@@ -56,7 +58,23 @@ def demo(
     ] = None,
     viewer_port: Annotated[int, typer.Option(help="trajectory viewer port")] = 8095,
     wait: Annotated[bool, typer.Option(help="serve the viewer until Ctrl-C")] = True,
-    template: Annotated[str, typer.Option(help="the PhoneWorld template")] = DEFAULTS.template,
+    observation: Annotated[
+        str,
+        typer.Option(
+            help="ui_tree (the tiny model reads the screen's elements and names them) or "
+            "screenshot (the paper's prompt)"
+        ),
+    ] = DEFAULTS.observation,
+    template: Annotated[
+        list[str] | None, typer.Option(help="train on these templates (repeatable) [the demo's 12]")
+    ] = None,
+    held_out_template: Annotated[
+        list[str] | None,
+        typer.Option(help="also evaluate on these untrained templates (repeatable) [3]"),
+    ] = None,
+    repeats: Annotated[
+        int, typer.Option(min=1, help="SFT runs from N training seeds (the spread)")
+    ] = DEFAULTS.repeats,
     train_seeds: Annotated[
         int, typer.Option(min=1, help="teacher episodes at train seeds 0..N-1")
     ] = DEFAULTS.train_seeds,
@@ -88,8 +106,15 @@ def demo(
     stack = LocalStack(
         state_dir=state_dir or phonebuddy_home() / "demo", stack_file=default_stack_file()
     )
+    if observation not in ("ui_tree", "screenshot"):
+        raise typer.BadParameter("must be ui_tree or screenshot", param_hint="--observation")
     settings = RecipeSettings(
-        template=template, train_seeds=train_seeds, teacher_mix=teacher_mix,
+        observation=observation, repeats=repeats,  # type: ignore[arg-type]
+        templates=tuple(template or DEFAULTS.templates),
+        held_out_templates=tuple(
+            DEFAULTS.held_out_templates if held_out_template is None else held_out_template
+        ),
+        train_seeds=train_seeds, teacher_mix=teacher_mix,
         sft_steps=sft_steps, eval_seeds=eval_seeds,
         rl_steps=rl_steps, rl_group_size=rl_group_size,
         eval_sources=("sim", "real") if eval_real else ("sim",), viewer_url=f"http://127.0.0.1:{viewer_port}",
@@ -162,15 +187,25 @@ def _print_result(result: RecipeResult, console: Console, total_s: float) -> Non
     console.print(f"report: {result.published.html_url} (and {REPORT_PATH} on the viewer)")
 
 
+def _rate(rate: Rate | None) -> str:
+    if rate is None:
+        return "-"
+    low, high = rate.ci95
+    return f"{rate.successes}/{rate.episodes} [{100 * low:.1f}, {100 * high:.1f}]"
+
+
 def _learning_line(result: RecipeResult) -> str:
-    by_name = {p.name: p.overall for p in result.report.policies}
-    untrained, sft = by_name["untrained"], by_name["sft"]
-    apart = sft.ci95[0] > untrained.ci95[1]
+    """Does the SFT model read? Its success on held-out new situations against the untrained
+    model's and the blind baseline's (95 % Wilson intervals)."""
+    key = NEW_SITUATION
+    rates = {p.name: p.by_novelty.get(key) or p.overall for p in result.report.policies}
+    sft = rates["sft"]
+    others = [rates[name] for name in ("untrained", "blind") if name in rates]
+    above = all(sft.ci95[0] > other.ci95[1] for other in others)
     return (
-        f"SFT {sft.successes}/{sft.episodes} [{100 * sft.ci95[0]:.1f}, {100 * sft.ci95[1]:.1f}] "
-        f"vs untrained {untrained.successes}/{untrained.episodes} "
-        f"[{100 * untrained.ci95[0]:.1f}, {100 * untrained.ci95[1]:.1f}] on held-out seeds: "
-        + ("the intervals do not overlap" if apart else "the intervals overlap")
+        f"held-out new situations: SFT {_rate(sft)} vs untrained {_rate(rates.get('untrained'))}"
+        f" vs blind {_rate(rates.get('blind'))}: "
+        + ("the SFT interval lies above both" if above else "the intervals overlap")
     )
 
 
@@ -182,6 +217,10 @@ def _summary(result: RecipeResult, total_s: float) -> dict[str, object]:
         "stages_s": result.stages_s,
         "total_s": total_s,
         "policies": {p.name: p.overall.model_dump() for p in result.report.policies},
+        "by_novelty": {
+            p.name: {k: [r.successes, r.episodes] for k, r in p.by_novelty.items()}
+            for p in result.report.policies
+        },
         "sft": result.sft,
         "rl": result.rl,
         "dashboards": {

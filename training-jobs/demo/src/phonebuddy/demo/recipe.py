@@ -1,20 +1,19 @@
 """The whole recipe on a running local stack, at the tiny CPU scale:
 
-1. teacher rollouts of the demo's template at PhoneWorld train seeds, on `sim` phones (and, with
-   a teacher mix, on `real` ones: PhoneWorld phones behind the device gateway, judged);
-2. SFT of the tiny random Qwen3.5-VL on them (`python -m phonebuddy.sft`);
-3. evaluation of the untrained and the SFT model at held-out test seeds;
-4. a few steps of mixed sim/real RL from the SFT checkpoint (`python -m phonebuddy.rl`, weights
-   pushed to a policy server every step);
-5. evaluation of the RL model on the same tasks, and one report of all three.
+1. teacher rollouts of the demo's templates (`phonebuddy.demo.plan`) at PhoneWorld train seeds,
+   on `sim` phones (with a teacher mix, on `real` ones too), with the demo's prompt setting;
+2. the tiny random Qwen3.5 with its vocabulary pruned to the teacher data's tokens, and SFT of
+   it on that data (`python -m phonebuddy.sft`);
+3. evaluation at held-out test seeds of the same templates and on held-out templates: the
+   untrained model, the SFT model and the blind baseline (each template's most common teacher
+   path, replayed without reading), every result split by novelty against the teacher run;
+4. a few steps of mixed sim/real RL from the SFT checkpoint on the templates where the SFT
+   model succeeds sometimes (so groups have mixed rewards), weights pushed every step;
+5. evaluation of the RL model on the same tasks, and one report of all of them.
 
-Why one template: the tiny model (2 layers, width 128) learns the format and the order of a
-template's actions in minutes on a CPU but does not learn to read instructions (see NOTES.md);
-`messages.delete_thread` has one oracle path for every seed, so SFT can carry it to unseen
-seeds. The numbers it shows are real and measured each run: held-out success with Wilson
-intervals, and whatever RL did, paired against the SFT model. Every held-out seed of this
-template asks for the same taps, so a model tends to pass all of them or none: the intervals
-count seeds, and one run is one draw of the training.
+The numbers are measured each run: success with Wilson intervals, by novelty class (a held-out
+seed can repeat a training situation; only new situations show reading), the paired RL-vs-SFT
+comparison. One run is one draw of the training: `--repeats N` trains N seeds.
 """
 
 from __future__ import annotations
@@ -33,31 +32,48 @@ from rich.console import Console
 
 from phonebuddy.bus import NatsSettings
 from phonebuddy.demo.jobs import run_job, settings_args
+from phonebuddy.demo.plan import DEMO_TEMPLATES, HELD_OUT_TEMPLATES, demo_prompt, tiny_for
 from phonebuddy.eval.config import EvalConfig, bundled_config, load_config
 from phonebuddy.eval.report import EvalReport, render_html
-from phonebuddy.eval.runner import Published, build_report, evaluate, publish
+from phonebuddy.eval.runner import (
+    Published,
+    build_report,
+    evaluate,
+    publish,
+    training_situations,
+)
 from phonebuddy.eval.scoring import Scored
-from phonebuddy.policy_model import make_tiny
 from phonebuddy.protocol import (
     TEST_SEEDS,
+    ObservationMode,
     PolicyTarget,
+    PromptConfig,
     RolloutRequest,
     RunProgress,
     SourceMix,
     TaskSelection,
 )
+from phonebuddy.protocol.replay import build_replay_table
 from phonebuddy.rollouts import RolloutClient
 from phonebuddy.rollouts.report import ProgressBar
 from phonebuddy.stack.dashboards import TargetData, panel_data
 from phonebuddy.stack.local import Scraping, ServiceProcess
 from phonebuddy.storage import StoreSettings, open_store
 from phonebuddy.trajectories import TrajectoryStore
+from phonebuddy.trajectories.export import run_rows
 
 SERVED_NAME = "phonebuddy-policy"
-# SFT that fits the template's five steps on 2 cores in 360 steps (~7 min): one packed row (two
-# examples of ~1,550 tokens) per optimizer step, lr 4e-3 decaying to 1e-4 so the last steps settle
-# (at 2 rows x 150 steps the loss was ~0.05 and the model still confused the steps).
+# SFT of the pruned tiny model on UI-tree prompts (NOTES.md, "SFT of the tiny model on UI-tree
+# text"): one packed row of ~14 examples per step, AdamW lr 2e-3 (betas 0.9/0.98, wd 0.01),
+# 50 warm-up steps, then decay to 2e-4.
 SFT_SETTINGS = (
+    "data.validation_fraction=0", "packing.max_tokens=4096", "optim.global_batch_rows=1",
+    "optim.lr=2e-3", "optim.min_lr=2e-4", "optim.warmup_steps=50", "optim.weight_decay=0.01",
+    "optim.betas=[0.9,0.98]", "train.epochs=1000", "checkpoint.every_steps=100000",
+    "metrics.eval_every_steps=100000",
+)  # fmt: skip
+# The screenshot path (`--observation screenshot`): the settings of the one-template demo.
+SCREENSHOT_SFT_SETTINGS = (
     "data.validation_fraction=0", "optim.global_batch_rows=1", "optim.lr=4e-3",
     "optim.min_lr=1e-4", "optim.warmup_steps=5", "train.epochs=1000",
     "checkpoint.every_steps=100000", "metrics.eval_every_steps=100000",
@@ -75,18 +91,40 @@ class RecipeError(RuntimeError):
 
 @dataclass(frozen=True)
 class RecipeSettings:
-    template: str = "messages.delete_thread"
-    train_seeds: int = 32
+    templates: tuple[str, ...] = DEMO_TEMPLATES
+    held_out_templates: tuple[str, ...] = HELD_OUT_TEMPLATES
+    observation: ObservationMode = "ui_tree"
+    train_seeds: int = 80
     teacher_mix: str = "sim=1"  # the evaluation's source (a real phone's prompt differs)
-    sft_steps: int = 360
-    eval_seeds: int = 20
+    sft_steps: int = 800
+    training_seed: int = 0  # the tiny model's initialisation and the data order
+    repeats: int = 1  # SFT runs from training seeds training_seed, +1, ... (the spread)
+    eval_seeds: int = 10  # per template
     eval_sources: tuple[str, ...] = ("sim",)
     rl_steps: int = 3
     rl_mix: str = "real=0.5,sim=0.5"
-    rl_tasks_per_step: int = 2
+    rl_tasks_per_step: int = 4
     rl_group_size: int = 4
-    step_budget: int = 8
+    step_budget: int = 10
+    max_tokens: int = 48
     viewer_url: str = "http://127.0.0.1:8095"
+
+    @property
+    def prompt(self) -> PromptConfig:
+        return demo_prompt(self.observation)
+
+
+def learnable_templates(results: Sequence[Scored], templates: Sequence[str]) -> list[str]:
+    """The templates whose held-out episodes the SFT model solved sometimes but not always:
+    where RL's groups can have mixed rewards. All of them when none is."""
+    tally: dict[str, list[int]] = {}
+    for result in results:
+        if result.policy == "sft" and result.episode.task.template_id in templates:
+            won = tally.setdefault(result.episode.task.template_id, [0, 0])
+            won[0] += int(result.success)
+            won[1] += 1
+    mixed = [t for t in templates if t in tally and 0 < tally[t][0] < tally[t][1]]
+    return mixed or list(templates)
 
 
 @dataclass
@@ -138,24 +176,47 @@ class Recipe:
         s = self.settings
         folder = self.state_dir / f"recipe-{self.stamp}"
         started = time.time()
-        with self.stage("teacher", f"{s.template} at train seeds 0-{s.train_seeds - 1}"):
+        every = len(s.templates)
+        with self.stage("teacher", f"{every} templates at train seeds 0-{s.train_seeds - 1}"):
             teacher = await self.teacher_rollouts()
-        with self.stage("sft", f"the tiny Qwen3.5-VL, {s.sft_steps} steps"):
+        with self.stage("model", "the tiny Qwen3.5, its vocabulary pruned to the teacher data"):
             os.environ.setdefault("TQDM_DISABLE", "1")  # the jobs': no bars amid the stage's own
-            base = make_tiny(folder / "untrained", seed=0)
-            sft = await self.sft(base, teacher["run_id"], folder)
-        with self.stage("eval-sft", f"untrained and SFT at {s.eval_seeds} held-out seeds"):
-            policies = [("untrained", str(base)), ("sft", sft["checkpoint"])]
-            results, targets, timings = await self.evaluate(policies, folder)
-        with self.stage("rl", f"{s.rl_steps} steps of GRPO, {s.rl_mix}"):
-            rl = await self.rl(sft["checkpoint"], folder)
+            texts, replay = await self.prepare(teacher["run_id"], folder)
+            teacher["replay_paths"] = replay[1]
+            seeds = [s.training_seed + k for k in range(s.repeats)]
+            bases = {
+                seed: await asyncio.to_thread(tiny_for, texts, folder / "models", seed=seed)
+                for seed in seeds
+            }
+        sft_runs: dict[int, dict[str, Any]] = {}
+        for seed in seeds:
+            label = f" (training seed {seed})" if s.repeats > 1 else ""
+            with self.stage(
+                f"sft{'' if seed == seeds[0] else f'-{seed}'}",
+                f"the tiny Qwen3.5 ({s.prompt.describe()}), {s.sft_steps} steps{label}",
+            ):
+                sft_runs[seed] = await self.sft(bases[seed], teacher["run_id"], folder, seed)
+        sft = sft_runs[seeds[0]]
+        sft["repeats"] = {str(seed): run["checkpoint"] for seed, run in sft_runs.items()}
+        with self.stage("eval-sft", f"untrained, SFT and blind at {s.eval_seeds} held-out seeds"):
+            policies = [("untrained", str(bases[seeds[0]])), ("sft", sft["checkpoint"])]
+            policies += [(f"sft-seed{seed}", sft_runs[seed]["checkpoint"]) for seed in seeds[1:]]
+            results, targets, timings = await self.evaluate(
+                policies, folder, teacher["run_id"], replay=("blind", str(replay[0]))
+            )
+        rl_templates = learnable_templates(results, s.templates)
+        with self.stage("rl", f"{s.rl_steps} steps of GRPO, {s.rl_mix}, {len(rl_templates)} "
+                        "templates"):  # fmt: skip
+            rl = await self.rl(sft["checkpoint"], folder, rl_templates)
         with self.stage("eval-rl", "the RL model on the same tasks"):
             more, more_targets, more_timings = await self.evaluate(
-                [("rl", rl["checkpoint"])], folder
+                [("rl", rl["checkpoint"])], folder, teacher["run_id"]
             )
-        config = self.eval_config([*policies, ("rl", rl["checkpoint"])])
+        names = [*policies, ("blind", str(replay[0])), ("rl", rl["checkpoint"])]  # report order
+        config = self.eval_config(names, teacher["run_id"], replay="blind")
+        situations = await training_situations(config)
         report = build_report(
-            config, [*results, *more], targets | more_targets, timings | more_timings
+            config, [*results, *more], targets | more_targets, timings | more_timings, situations
         )
         published = await publish(report, config.report.output)
         dashboards = []
@@ -168,6 +229,25 @@ class Recipe:
             report=report, published=published, html=render_html(report),
             stages_s=self.stages_s, sft=sft, rl=rl, teacher=teacher, dashboards=dashboards,
         )  # fmt: skip
+
+    async def prepare(
+        self, run_id: str, folder: Path
+    ) -> tuple[list[str], tuple[Path, dict[str, int]]]:
+        """The teacher data's texts (what the tiny model's vocabulary is pruned to) and the blind
+        baseline's table (its file, and the path length per template)."""
+        s = self.settings
+        async with open_store(StoreSettings.from_variables(self.env)) as raw:
+            store = TrajectoryStore(raw)
+            texts = [
+                row["prompt_text"] + row["completion_text"]
+                async for row in run_rows(store, run_id, prompt_config=s.prompt)
+            ]
+            episodes = [episode async for episode in store.episodes(run_id)]
+        table = build_replay_table(episodes)
+        replay = folder / "blind-replay.json"
+        replay.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(replay.write_text, table.model_dump_json(indent=2))
+        return texts, (replay, {t: len(p.actions) for t, p in table.templates.items()})
 
     def metrics_settings(self, job: str) -> list[str]:
         """`--set`s that serve the job's /metrics on a free port the stack's Prometheus scrapes."""
@@ -184,12 +264,13 @@ class Recipe:
         s = self.settings
         request = RolloutRequest(
             run_id=f"demo-{self.stamp}-teacher",
-            tasks=TaskSelection(template_ids=(s.template,), seeds=tuple(range(s.train_seeds))),
+            tasks=TaskSelection(template_ids=s.templates, seeds=tuple(range(s.train_seeds))),
             policy=PolicyTarget(
                 base_url=self.env["PHONEBUDDY_TEACHER_URL"], model="phoneworld-teacher"
             ),
             group_size=1, mix=SourceMix.parse(s.teacher_mix), step_budget=30, concurrency=8,
             sampling={"temperature": 0.0, "max_tokens": 256},  # type: ignore[arg-type]
+            prompt=s.prompt,
         )  # fmt: skip
         async with RolloutClient.connect(self.nats) as client:
             with ProgressBar(request.run_id, console=self.console) as bar:
@@ -208,18 +289,20 @@ class Recipe:
             "episodes": progress.episodes_stored,
         }  # fmt: skip
 
-    async def sft(self, base: Path, run_id: str, folder: Path) -> dict[str, Any]:
+    async def sft(self, base: Path, run_id: str, folder: Path, seed: int) -> dict[str, Any]:
         s = self.settings
         store_url = self.env["PHONEBUDDY_STORE_URL"]
+        tuned = SFT_SETTINGS if s.prompt.shows_ui_tree else SCREENSHOT_SFT_SETTINGS
+        settings = [
+            *tuned, f"train.max_steps={s.sft_steps}", f"train.seed={seed}",
+            *self.metrics_settings("sft"),
+        ]  # fmt: skip
         args = [
             "--preset", "tiny-cpu", "--base", str(base), "--store", store_url, "--run", run_id,
-            "--output", f"local:{folder / 'sft'}",
-            *settings_args(
-                [*SFT_SETTINGS, f"train.max_steps={s.sft_steps}", *self.metrics_settings("sft")]
-            ),
+            "--output", f"local:{folder / f'sft-{seed}'}", *settings_args(settings),
         ]  # fmt: skip
         job = await run_job(
-            "phonebuddy.sft", args, env=self.job_env, log_file=folder / "logs" / "sft.log",
+            "phonebuddy.sft", args, env=self.job_env, log_file=folder / "logs" / f"sft-{seed}.log",
             label="SFT", total_steps=s.sft_steps, console=self.console,
         )  # fmt: skip
         dataset = next((e for e in job.events if e.get("event") == "dataset"), {})
@@ -232,7 +315,7 @@ class Recipe:
             "last_loss": round(steps[-1]["loss"], 4) if steps else None,
         }  # fmt: skip
 
-    async def rl(self, start: str, folder: Path) -> dict[str, Any]:
+    async def rl(self, start: str, folder: Path, templates: Sequence[str]) -> dict[str, Any]:
         s = self.settings
         staging = folder / "staging"
         staging.mkdir(parents=True, exist_ok=True)
@@ -244,7 +327,7 @@ class Recipe:
             work_dir=folder / "rl-policy",
         )  # fmt: skip
         settings = [
-            f"rollout.templates=[{s.template}]", f"rollout.seeds=[0,{s.train_seeds}]",
+            f"rollout.templates=[{','.join(templates)}]", f"rollout.seeds=[0,{s.train_seeds}]",
             f"rollout.tasks_per_step={s.rl_tasks_per_step}",
             f"rollout.group_size={s.rl_group_size}", f"rollout.step_budget={s.step_budget}",
             "rollout.max_extra_rounds=0",  # a few steps: train on what one round gave
@@ -272,27 +355,39 @@ class Recipe:
             "sim_reward_by_step": [e.get("critic/score/sim") for e in steps],
             "real_reward_by_step": [e.get("critic/score/real") for e in steps],
             "updates": sum(1 for e in steps if e.get("batch/kept_groups")),
+            "templates": list(templates),
         }
 
-    def eval_config(self, policies: Sequence[tuple[str, str]]) -> EvalConfig:
+    def eval_config(
+        self, policies: Sequence[tuple[str, str]], train_run: str, *, replay: str | None = None
+    ) -> EvalConfig:
         s = self.settings
         folder = self.state_dir / f"recipe-{self.stamp}"
+        entries: list[dict[str, str]] = [
+            {"name": n, "replay": c} if n == replay else {"name": n, "checkpoint": c}
+            for n, c in policies
+        ]
         return load_config(
             bundled_config("tiny-cpu"),
             values={
-                "name": f"demo-{self.stamp}",
-                "policies": [{"name": n, "checkpoint": c} for n, c in policies],
-                "tasks.templates": [s.template], "tasks.seeds": s.eval_seeds,
-                "tasks.first_seed": TEST_SEEDS[0], "tasks.sources": list(s.eval_sources),
-                "rollout.step_budget": s.step_budget,
+                "name": f"demo-{self.stamp}", "policies": entries,
+                "tasks.templates": [*s.templates, *s.held_out_templates],
+                "tasks.seeds": s.eval_seeds, "tasks.first_seed": TEST_SEEDS[0],
+                "tasks.sources": list(s.eval_sources), "tasks.language": "zh",
+                "rollout.step_budget": s.step_budget, "rollout.max_tokens": s.max_tokens,
+                # the untrained model records no prompt setting: it is given the demo's
+                "rollout.prompt": s.prompt.model_dump(mode="json"),
+                "novelty.train_runs": [train_run],
                 "report.output": f"local:{folder / 'report'}", "report.viewer_url": s.viewer_url,
             },
         )  # fmt: skip
 
     async def evaluate(
-        self, policies: Sequence[tuple[str, str]], folder: Path
-    ) -> tuple[list[Scored], dict[str, str], dict[str, float]]:
-        config = self.eval_config(policies)
+        self, policies: Sequence[tuple[str, str]], folder: Path, train_run: str,
+        *, replay: tuple[str, str] | None = None,
+    ) -> tuple[list[Scored], dict[str, str], dict[str, float]]:  # fmt: skip
+        every = [*policies, *([replay] if replay else [])]
+        config = self.eval_config(every, train_run, replay=replay[0] if replay else None)
         bars: list[ProgressBar] = []
 
         def progress(run_id: str) -> Callable[[RunProgress], None]:

@@ -21,7 +21,7 @@ from rich.table import Table
 
 from phonebuddy.bus import BusError, NatsSettings, RemoteError
 from phonebuddy.eval.config import EvalConfig, bundled_config, load_config
-from phonebuddy.eval.report import EvalReport
+from phonebuddy.eval.report import NOVELTY_ORDER, EvalReport
 from phonebuddy.eval.runner import EvalError, run_eval
 from phonebuddy.protocol import RunProgress
 from phonebuddy.rollouts import RolloutError
@@ -54,6 +54,12 @@ def _named(values: list[str] | None, option: str) -> list[tuple[str, str]]:
     return pairs
 
 
+def _rate_cell(rate: Rate | None) -> str:
+    if rate is None:
+        return "–"
+    return f"{rate.successes}/{rate.episodes} [{100 * rate.ci95[0]:.0f}, {100 * rate.ci95[1]:.0f}]"
+
+
 def print_report(report: EvalReport, console: Console | None = None) -> None:
     console = console or Console()
     table = Table(title=f"evaluation {report.name} (step budget {report.step_budget})")
@@ -81,6 +87,17 @@ def print_report(report: EvalReport, console: Console | None = None) -> None:
             f"{100 * policy.invalid_action_rate:.1f}%",
         )
     console.print(table)
+    novelty = [k for k in NOVELTY_ORDER if any(k in p.by_novelty for p in report.policies)]
+    if novelty:
+        by_novelty = Table(title="held-out tasks by novelty (success [95 % CI])")
+        by_novelty.add_column("policy")
+        for key in novelty:
+            by_novelty.add_column(key.replace("_", " "))
+        for policy in report.policies:
+            by_novelty.add_row(
+                policy.name, *(_rate_cell(policy.by_novelty.get(key)) for key in novelty)
+            )
+        console.print(by_novelty)
     for comparison in report.comparisons:
         low, high = comparison.difference_ci95
         console.print(
@@ -106,6 +123,14 @@ def eval_(
     endpoint: Annotated[
         list[str] | None, typer.Option(help="NAME=ENDPOINT the broker knows, repeatable")
     ] = None,
+    replay: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=FILE of a blind-replay table (the baseline) to serve, repeatable"),
+    ] = None,
+    train_run: Annotated[
+        list[str] | None,
+        typer.Option(help="a training run id: split results by novelty against it, repeatable"),
+    ] = None,
     suite: Annotated[
         list[str] | None, typer.Option(help="a PhoneWorld test suite, repeatable")
     ] = None,
@@ -122,10 +147,11 @@ def eval_(
         [{"name": n, "url": t} for n, t in _named(policy, "--policy")]
         + [{"name": n, "checkpoint": t} for n, t in _named(checkpoint, "--checkpoint")]
         + [{"name": n, "endpoint": t} for n, t in _named(endpoint, "--endpoint")]
+        + [{"name": n, "replay": t} for n, t in _named(replay, "--replay")]
     )
     values = given_options(
         ("policies", given or None), ("tasks.suites", suite), ("tasks.seeds", seeds),
-        ("tasks.sources", source), ("report.output", output),
+        ("tasks.sources", source), ("report.output", output), ("novelty.train_runs", train_run),
     )  # fmt: skip
     config: EvalConfig = resolve_config(
         load_config, bundled_config, config_file=config_file, preset=preset,

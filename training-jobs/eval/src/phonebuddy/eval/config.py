@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from phonebuddy.protocol import EVAL_STEP_BUDGET, TEST_SEEDS, Source
+from phonebuddy.protocol import EVAL_STEP_BUDGET, TEST_SEEDS, PromptConfig, Source
 from phonebuddy.protocol.tasks import MAX_STEP_BUDGET
 from phonebuddy.training.config import JobConfigFiles, Section, to_yaml
 
@@ -22,19 +22,25 @@ _NAME = r"^[a-z0-9][a-z0-9_.\-]*$"
 
 class PolicyEntry(Section):
     """One policy to evaluate: exactly one of an OpenAI-compatible `url`, a broker `endpoint`
-    name, or a `checkpoint` (folder or store URL) the job serves itself for the evaluation."""
+    name, a `checkpoint` (folder or store URL) the job serves itself for the evaluation, or a
+    `replay` table (the blind baseline, `phonebuddy.policy.replay_backend`) it serves."""
 
     name: str = Field(pattern=_NAME, max_length=40, description="its label in the report")
     url: str = Field(default="", description="OpenAI-compatible base URL, e.g. http://h:8000/v1")
     endpoint: str | None = Field(default=None, description="a policy endpoint the broker knows")
     checkpoint: str = Field(default="", description="a Qwen3.5-VL folder or store URL to serve")
+    replay: str = Field(default="", description="a blind-replay table (JSON file) to serve")
     model: str = Field(default="", description="the served model name; '' = the server's first")
 
     @model_validator(mode="after")
     def _one_way(self) -> PolicyEntry:
-        ways = sum([bool(self.url), self.endpoint is not None, bool(self.checkpoint)])
+        ways = sum(
+            [bool(self.url), self.endpoint is not None, bool(self.checkpoint), bool(self.replay)]
+        )
         if ways != 1:
-            raise ValueError(f"policy {self.name!r}: give exactly one of url, endpoint, checkpoint")
+            raise ValueError(
+                f"policy {self.name!r}: give exactly one of url, endpoint, checkpoint, replay"
+            )
         return self
 
 
@@ -81,7 +87,12 @@ class RolloutConfig(Section):
     temperature: float = Field(default=0.0, ge=0, le=2, description="0 = greedy")
     max_tokens: int = Field(default=256, ge=1)
     sampling_seed: int = 0
-    screenshots: int = Field(default=1, ge=1, le=8, description="screens in each prompt")
+    prompt: PromptConfig | None = Field(
+        default=None,
+        description="how prompts show the phone; None = each checkpoint's recorded setting "
+        "(phonebuddy.json), else the default (one screenshot). A checkpoint is never run "
+        "under a setting other than the one it records",
+    )
     concurrency: int = Field(default=32, ge=1, le=1024)
     timeout_s: float = Field(default=6 * 3600.0, gt=0, description="per rollout run")
     store: str | None = Field(default=None, description="trajectory store; None = the broker's")
@@ -108,6 +119,14 @@ class ReportConfig(Section):
     failures_listed: int = Field(default=200, ge=0, description="per policy, in the HTML")
 
 
+class NoveltyConfig(Section):
+    """The training runs to compare held-out tasks against (`phonebuddy.eval.novelty`): results
+    are then also split into repeats of training situations, new situations and new templates."""
+
+    train_runs: tuple[str, ...] = Field(default=(), description="run ids; () = no split")
+    store: str | None = Field(default=None, description="their store; None = PHONEBUDDY_STORE_*")
+
+
 class EvalConfig(Section):
     name: str = Field(default="eval", pattern=_NAME, max_length=48)
     policies: tuple[PolicyEntry, ...] = ()
@@ -115,6 +134,7 @@ class EvalConfig(Section):
     rollout: RolloutConfig = RolloutConfig()
     serve: ServeConfig = ServeConfig()
     report: ReportConfig = ReportConfig()
+    novelty: NoveltyConfig = NoveltyConfig()
 
     @model_validator(mode="after")
     def _distinct_names(self) -> EvalConfig:

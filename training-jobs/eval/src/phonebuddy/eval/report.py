@@ -139,6 +139,28 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], css: str) -> str:
     return f'<table class="{css}"><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>'
 
 
+NOVELTY_ORDER = ("repeat", "new_situation", "new_seen_values", "new_values", "new_template")
+NOVELTY_NOTE = (
+    "Held-out tasks against the training runs' tasks: <b>repeat</b> = the same instruction and "
+    "parameters as a training task; <b>new situation</b> = a trained template in a situation "
+    "training never showed (<b>new seen values</b>: a new combination of seen values; "
+    "<b>new values</b>: a value never seen); <b>new template</b> = a template training never saw."
+)
+
+
+def _novelty_section(policies: Sequence[PolicyScore]) -> str:
+    present = {key for p in policies for key in p.by_novelty}
+    if not present:
+        return ""
+    rows = [
+        [escape(key.replace("_", " ")), *(_rate_text(p.by_novelty.get(key)) for p in policies)]
+        for key in NOVELTY_ORDER
+        if key in present
+    ]
+    table = _table(["held-out tasks", *(p.name for p in policies)], rows, "novelty")
+    return f'<h2>By novelty</h2>\n<p class="note">{NOVELTY_NOTE}</p>\n{table}'
+
+
 def render_html(report: EvalReport) -> str:
     policies = report.policies
     present = {c for p in policies for c in p.by_category}
@@ -163,6 +185,7 @@ def render_html(report: EvalReport) -> str:
         for c in report.comparisons
     ]  # fmt: skip
     app_rows = [[escape(app), *(_rate_text(p.by_app.get(app)) for p in policies)] for app in apps]
+    novelty_section = _novelty_section(policies)
     failure_blocks = []
     for p in policies:
         items = "".join(
@@ -227,6 +250,7 @@ only the second succeeded), exact McNemar test, paired-bootstrap interval of the
             "comparisons",
         )
     }
+{novelty_section}
 <h2>By app</h2>
 {_table(["app", *(p.name for p in policies)], app_rows, "apps")}
 <h2>Steps</h2>

@@ -18,24 +18,29 @@ from pathlib import Path
 
 import httpx
 
+from phonebuddy.agent.record import RECORD_FILE, RecordError, parse_record, read_record
 from phonebuddy.bus import NatsSettings
 from phonebuddy.eval.config import EvalConfig, PolicyEntry
+from phonebuddy.eval.novelty import Situations
 from phonebuddy.eval.report import EvalReport, render_html
 from phonebuddy.eval.scoring import Scored, compare_all, score_policy
 from phonebuddy.protocol import (
     Episode,
     PolicyTarget,
+    PromptConfig,
+    PromptMismatchError,
     RolloutRequest,
     SamplingSpec,
     Source,
     SourceMix,
     Split,
     TaskSelection,
+    check_prompt_match,
 )
 from phonebuddy.rollouts import RolloutClient
 from phonebuddy.stack.local import ServerStartError, ServiceProcess
-from phonebuddy.storage import StoreSettings, open_store
-from phonebuddy.trajectories import TrajectoryStore
+from phonebuddy.storage import StoreError, StoreSettings, open_store
+from phonebuddy.trajectories import TrajectoryError, TrajectoryStore
 
 REPORT_JSON, REPORT_HTML = "report.json", "report.html"
 
@@ -69,10 +74,13 @@ async def serving(
             "pip install 'phonebuddy-eval[serve]'"
         )
     model = policy.model or "phonebuddy-policy"
+    served, backend = (
+        (policy.replay, "replay") if policy.replay else (policy.checkpoint, config.serve.backend)
+    )
     server = ServiceProcess(
         name="policy",
         args=[
-            "policy", "serve", "--model", policy.checkpoint, "--backend", config.serve.backend,
+            "policy", "serve", "--model", served, "--backend", backend,
             "--served-model-name", model, "--model-version", f"{config.name}-{policy.name}",
         ],
         env={}, work_dir=work_dir / f"policy-{policy.name}", host=config.serve.host,
@@ -82,9 +90,7 @@ async def serving(
         async with server:
             yield PolicyTarget(base_url=f"{server.url}/v1", model=model)
     except ServerStartError as exc:
-        raise EvalError(
-            f"could not serve policy {policy.name!r} from {policy.checkpoint}: {exc}"
-        ) from None
+        raise EvalError(f"could not serve policy {policy.name!r} from {served}: {exc}") from None
 
 
 async def _first_model(url: str) -> str:
@@ -100,9 +106,43 @@ async def _first_model(url: str) -> str:
         ) from None
 
 
+async def checkpoint_prompt(checkpoint: str) -> PromptConfig | None:
+    """The prompt setting a checkpoint records (a local folder, or a store URL)."""
+    if "://" not in checkpoint and not checkpoint.startswith("local:"):
+        try:
+            return await asyncio.to_thread(read_record, checkpoint)
+        except RecordError as exc:
+            raise EvalError(str(exc)) from None
+    try:
+        async with open_store(StoreSettings(url=checkpoint)) as store:
+            if not await store.exists(RECORD_FILE):
+                return None
+            data = await store.get_bytes(RECORD_FILE)
+    except StoreError as exc:
+        raise EvalError(f"cannot read the record of checkpoint {checkpoint}: {exc}") from None
+    try:
+        return parse_record(data, f"{checkpoint}/{RECORD_FILE}")
+    except RecordError as exc:
+        raise EvalError(str(exc)) from None
+
+
+async def policy_prompt(policy: PolicyEntry, config: EvalConfig) -> PromptConfig:
+    """The setting `policy` is evaluated under: the config's, which must match what a
+    checkpoint records; else the record; else the default."""
+    given = config.rollout.prompt
+    recorded = await checkpoint_prompt(policy.checkpoint) if policy.checkpoint else None
+    used = given or recorded or PromptConfig()
+    try:
+        check_prompt_match(recorded, used, what=f"policy {policy.name!r} ({policy.checkpoint})")
+    except PromptMismatchError as exc:
+        raise EvalError(str(exc)) from None
+    return used
+
+
 def _request(
-    config: EvalConfig, target: PolicyTarget, split: str, source: Source, run_id: str
-) -> RolloutRequest:
+    config: EvalConfig, target: PolicyTarget, split: str, source: Source, run_id: str,
+    prompt: PromptConfig,
+) -> RolloutRequest:  # fmt: skip
     tasks, rollout = config.tasks, config.rollout
     selection = (
         TaskSelection(template_ids=tasks.templates, seeds=tasks.seed_list, language=tasks.language)
@@ -117,7 +157,7 @@ def _request(
             temperature=rollout.temperature, max_tokens=rollout.max_tokens,
             seed=rollout.sampling_seed,
         ),
-        screenshots=rollout.screenshots, store_url=rollout.store,
+        prompt=prompt, store_url=rollout.store,
     )  # fmt: skip
 
 
@@ -151,12 +191,15 @@ async def evaluate(
     async with RolloutClient.connect(nats) as client:
         for policy in config.policies:
             started = time.perf_counter()
-            targets[policy.name] = policy.checkpoint or policy.url or f"endpoint {policy.endpoint}"
+            targets[policy.name] = (
+                policy.checkpoint or policy.url or policy.replay or f"endpoint {policy.endpoint}"
+            )
+            prompt = await policy_prompt(policy, config)
             async with serving(policy, config, work_dir) as target:
                 for split in config.tasks.splits():
                     for source in config.tasks.sources:
                         run_id = f"{config.name}-{stamp}-{policy.name}-{split}-{source.value}"
-                        request = _request(config, target, split, source, run_id)
+                        request = _request(config, target, split, source, run_id, prompt)
                         hook = on_progress(run_id) if on_progress else None
                         outcome = await client.run(
                             request, timeout_s=config.rollout.timeout_s, on_progress=hook
@@ -168,11 +211,32 @@ async def evaluate(
     return results, targets, timings
 
 
+async def training_situations(config: EvalConfig) -> Situations | None:
+    """The situations of the training runs `novelty.train_runs` names (their planned tasks),
+    None when it names none."""
+    runs = config.novelty.train_runs
+    if not runs:
+        return None
+    settings = StoreSettings(url=config.novelty.store) if config.novelty.store else StoreSettings()
+    tasks = []
+    try:
+        async with open_store(settings) as raw:
+            store = TrajectoryStore(raw)
+            for run_id in runs:
+                tasks += await store.get_tasks(run_id)
+    except (StoreError, TrajectoryError) as exc:
+        raise EvalError(
+            f"cannot read the training runs' tasks ({', '.join(runs)}): {exc}"
+        ) from None
+    return Situations(tasks)
+
+
 def build_report(
     config: EvalConfig,
     results: Sequence[Scored],
     targets: dict[str, str],
     timings: dict[str, float],
+    situations: Situations | None = None,
 ) -> EvalReport:
     names = [policy.name for policy in config.policies]
     report_config = config.report
@@ -180,6 +244,7 @@ def build_report(
         score_policy(
             name, targets[name], [r for r in results if r.policy == name],
             viewer_url=report_config.viewer_url, failures_listed=report_config.failures_listed,
+            situations=situations,
         )
         for name in names
     ]  # fmt: skip
@@ -227,7 +292,8 @@ def run_eval(
         results, targets, timings = await evaluate(
             config, nats, work_dir=work_dir, on_progress=on_progress
         )
-        report = build_report(config, results, targets, timings)
+        situations = await training_situations(config)
+        report = build_report(config, results, targets, timings, situations)
         return await publish(report, config.report.output)
 
     return asyncio.run(main())

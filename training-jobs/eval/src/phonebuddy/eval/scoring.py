@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
+from phonebuddy.eval.novelty import Situations
 from phonebuddy.eval.stats import mcnemar_exact, paired_bootstrap
 from phonebuddy.protocol import Episode, EpisodeStatus
 from phonebuddy.trajectories import Rate, rate_of
@@ -75,6 +76,7 @@ class PolicyScore(BaseModel):
     by_app: dict[str, Rate]
     by_source: dict[str, Rate]
     by_split: dict[str, Rate]
+    by_novelty: dict[str, Rate] = {}  # only with training runs to compare against (novelty.py)
     unscored: int  # episodes left out of every rate (env/policy/judge errors)
     steps_per_success: float | None
     invalid_action_rate: float
@@ -125,6 +127,7 @@ def score_policy(
     *,
     viewer_url: str,
     failures_listed: int,
+    situations: Situations | None = None,
 ) -> PolicyScore:
     scored = [r for r in results if r.scored]
     histogram: dict[str, dict[int, int]] = {"success": {}, "failure": {}}
@@ -156,6 +159,13 @@ def score_policy(
         by_app=_rates((app, r.success) for r in scored for app in r.episode.task.apps),
         by_source=_rates((r.episode.task.source.value, r.success) for r in scored),
         by_split=_rates((r.split, r.success) for r in scored),
+        by_novelty=(
+            _rates(
+                (label, r.success) for r in scored for label in situations.labels(r.episode.task)
+            )
+            if situations is not None
+            else {}
+        ),
         unscored=len(results) - len(scored),
         steps_per_success=(
             round(sum(len(r.episode.steps) for r in wins) / len(wins), 2) if wins else None

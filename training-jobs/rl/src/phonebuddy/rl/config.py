@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from phonebuddy.protocol import SourceMix
+from phonebuddy.protocol import PromptConfig, SourceMix
 from phonebuddy.protocol.tasks import TRAIN_SEEDS, TRAIN_STEP_BUDGET
 from phonebuddy.training.config import (
     CheckpointConfig,
@@ -50,7 +50,11 @@ class RolloutConfig(Section):
         ge=0,
         description="seed the policy's sampling (reproducible runs); None: unseeded",
     )
-    screenshots: int = Field(default=1, ge=1, le=8)
+    prompt: PromptConfig | None = Field(
+        default=None,
+        description="how prompts show the phone; None = what the base checkpoint records "
+        "(its phonebuddy.json), else the default (one screenshot)",
+    )
     concurrency: int = Field(default=64, ge=1)
     max_extra_rounds: int = Field(
         default=2, ge=0, description="refill rounds when too few groups are informative"

@@ -28,14 +28,18 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
+from phonebuddy.agent import read_record
 from phonebuddy.bus import BusError, NatsSettings, connect
 from phonebuddy.protocol import (
     PolicyTarget,
+    PromptConfig,
+    PromptMismatchError,
     RolloutRequest,
     SamplingSpec,
     TaskList,
     TaskQuery,
     TaskSelection,
+    check_prompt_match,
 )
 from phonebuddy.protocol.subjects import WORLD_TASKS
 from phonebuddy.rl.config import RLConfig
@@ -141,6 +145,7 @@ class RLTrainer:
         self.metrics = metrics
         self.nats = nats
         self.scratch = Path()  # a fresh folder for each run, removed when it ends
+        self.prompt = PromptConfig()  # the rollouts' setting, fixed when the model loads
         self.checkpoints = CheckpointStore(config.checkpoint.output, config.name)
         self.stop = StopFlag()
         self._sync = sync
@@ -217,6 +222,7 @@ class RLTrainer:
             self.checkpoints, config.model.base, self._resume_key(), self.scratch
         )
         model, processing = load_model(config.model, folder, world)
+        self.prompt = self._prompt(read_record(folder), folder)
         reference = None
         if config.algorithm.kl_coef > 0:
             reference, _ = load_model(config.model, folder, world)
@@ -404,7 +410,7 @@ class RLTrainer:
                 max_tokens=config.max_tokens,
                 seed=_round_seed(config.sampling_seed, step, round_number),
             ),
-            screenshots=config.screenshots,
+            prompt=self.prompt,
             min_policy_step=max(0, step - config.max_staleness),
             store_url=config.store,
         )
@@ -539,7 +545,18 @@ class RLTrainer:
             self.checkpoints, model, optimizer, processing,
             step=step, world=self.world, scratch=self.scratch, resume_key=self._resume_key(),
             state={}, keep_last=self.config.checkpoint.keep_last, metrics=self.metrics,
+            prompt=self.prompt,
         )  # fmt: skip
+
+    def _prompt(self, recorded: PromptConfig | None, folder: Path) -> PromptConfig:
+        """The rollouts' prompt setting: the config's, which must be the one the model was
+        trained on (its record), else the record, else the default."""
+        given = self.config.rollout.prompt
+        try:
+            check_prompt_match(recorded, given or recorded or PromptConfig(), what=str(folder))
+        except PromptMismatchError as exc:
+            raise JobError(str(exc)) from None
+        return given or recorded or PromptConfig()
 
 
 def _reward_metrics(groups: Sequence[RoundGroup], kept: Sequence[RoundGroup]) -> dict[str, Any]:

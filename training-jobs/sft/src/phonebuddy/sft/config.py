@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from phonebuddy.protocol import Category, Source
+from phonebuddy.protocol import Category, PromptConfig, Source
 from phonebuddy.training.config import (
     CheckpointConfig,
     JobConfigFiles,
@@ -46,6 +46,11 @@ class DataConfig(Section):
         default=0.05, ge=0.0, lt=1.0, description="share of tasks held out for validation"
     )
     split_seed: int = 0
+    prompt: PromptConfig | None = Field(
+        default=None,
+        description="render runs' steps with this prompt setting (observation mode, element "
+        "actions...); None = each run's own, which must agree",
+    )
     allow_test_split: bool = Field(
         default=False,
         description="train on PhoneWorld's held-out tasks too (their evaluation is then void)",

@@ -22,11 +22,18 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from phonebuddy.protocol import PromptConfig
 from phonebuddy.sft.config import DataConfig, RunSource
 from phonebuddy.storage import StoreError, StoreSettings, open_store
 from phonebuddy.training.splits import TestSplitError, check_train_tasks
 from phonebuddy.trajectories import TrajectoryError, TrajectoryStore
-from phonebuddy.trajectories.export import COLUMNS, ExportError, run_rows, verified_export
+from phonebuddy.trajectories.export import (
+    COLUMNS,
+    ExportError,
+    run_prompt_config,
+    run_rows,
+    verified_export,
+)
 
 
 class DataError(Exception):
@@ -103,7 +110,9 @@ def _row(record: dict[str, Any], where: str) -> StepRow:
     )
 
 
-async def _run_rows(source: RunSource, *, successful_only: bool) -> list[StepRow]:
+async def _run_rows(
+    source: RunSource, *, successful_only: bool, prompt: PromptConfig | None
+) -> tuple[list[StepRow], PromptConfig]:
     try:
         settings = StoreSettings(url=source.store) if source.store else StoreSettings()
     except ValidationError as exc:
@@ -112,18 +121,19 @@ async def _run_rows(source: RunSource, *, successful_only: bool) -> list[StepRow
     try:
         async with open_store(settings) as store:
             trajectories = TrajectoryStore(store)
+            used = prompt or run_prompt_config(await trajectories.read_manifest(source.run))
             rows = [
                 _row(record, f"run {source.run} episode {record['episode_id']}")
                 async for record in run_rows(
-                    trajectories, source.run, only_successful=successful_only
+                    trajectories, source.run, only_successful=successful_only, prompt_config=used
                 )
             ]
     except (StoreError, TrajectoryError, ExportError) as exc:
         raise DataError(f"run {source.run}: {exc}") from exc
-    return rows
+    return rows, used
 
 
-def _parquet_rows(folder: str) -> list[StepRow]:
+def _parquet_rows(folder: str) -> tuple[list[StepRow], PromptConfig]:
     """The rows of an export folder, read only once it holds exactly the shards its
     `export.json` lists, each with the recorded checksum."""
     import pyarrow.parquet as pq
@@ -140,20 +150,43 @@ def _parquet_rows(folder: str) -> list[StepRow]:
             raise DataError(f"{shard} is not a readable parquet file ({exc})") from exc
         for number, record in enumerate(table.to_pylist()):
             rows.append(_row(record, f"{shard} row {number}"))
-    return rows
+    return rows, report.prompt_config
 
 
-def load_rows(config: DataConfig) -> list[StepRow]:
-    """Every row the config's runs and parquet folders hold, before `filter_rows`; runs already
-    leave out unsuccessful episodes under `successful_only`, so their screenshots are not read."""
+def _row_key(row: StepRow) -> tuple[str, str, int]:
+    return (row.task_id, row.episode_id, row.step_index)
+
+
+def load_data(config: DataConfig) -> tuple[list[StepRow], PromptConfig]:
+    """Every row the config's runs and parquet folders hold, before `filter_rows`, in an order
+    that depends on their content only (not on the store's listing or the rollouts' timing), and
+    the prompt setting they were rendered with (runs: `data.prompt`, else each run's own; all
+    must agree, since the checkpoint records one). Runs already leave out unsuccessful episodes
+    under `successful_only`, so their screenshots are not read."""
     if not config.runs and not config.parquet:
         raise DataError("no training data: give at least one --run or --parquet folder")
     rows: list[StepRow] = []
+    prompts: dict[str, PromptConfig] = {}
     for source in config.runs:
-        rows += asyncio.run(_run_rows(source, successful_only=config.successful_only))
+        got, prompts[f"run {source.run}"] = asyncio.run(
+            _run_rows(source, successful_only=config.successful_only, prompt=config.prompt)
+        )
+        rows += got
     for folder in config.parquet:
-        rows += _parquet_rows(folder)
-    return rows
+        got, prompts[f"export {folder}"] = _parquet_rows(folder)
+        rows += got
+    settings = set(prompts.values())
+    if len(settings) > 1 or (config.prompt is not None and settings != {config.prompt}):
+        described = "; ".join(f"{where}: {prompt.describe()}" for where, prompt in prompts.items())
+        raise DataError(
+            "the training data was rendered with different prompt settings, and a checkpoint "
+            f"learns one ({described}); set data.prompt to re-render runs, or re-export"
+        )
+    return sorted(rows, key=_row_key), settings.pop()
+
+
+def load_rows(config: DataConfig) -> list[StepRow]:
+    return load_data(config)[0]
 
 
 def filter_rows(rows: Iterable[StepRow], config: DataConfig) -> list[StepRow]:

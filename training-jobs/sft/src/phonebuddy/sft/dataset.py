@@ -14,12 +14,13 @@ from typing import Any
 from torch import nn
 
 from phonebuddy.policy_model.inputs import Processing
+from phonebuddy.protocol import PromptConfig
 from phonebuddy.sft.config import SFTConfig
 from phonebuddy.sft.data import (
     DataError,
     StepRow,
     filter_rows,
-    load_rows,
+    load_data,
     refuse_test_split,
     split_by_task,
     statistics,
@@ -90,10 +91,11 @@ class Dataset:
     train: Split
     validation: Split
     statistics: dict[str, Any]
+    prompt: PromptConfig  # the setting the rows were rendered with: the checkpoint records it
 
 
 def build_dataset(config: SFTConfig, processing: Processing) -> Dataset:
-    loaded = load_rows(config.data)
+    loaded, prompt = load_data(config.data)
     rows = filter_rows(loaded, config.data)
     refuse_test_split(rows, config.data)
     if not rows:
@@ -121,4 +123,5 @@ def build_dataset(config: SFTConfig, processing: Processing) -> Dataset:
             "utilization": round(train.plan.utilization, 4),
         },
     }
-    return Dataset(train=train, validation=validation, statistics=stats)
+    stats["prompt"] = prompt.model_dump(mode="json")
+    return Dataset(train=train, validation=validation, statistics=stats, prompt=prompt)

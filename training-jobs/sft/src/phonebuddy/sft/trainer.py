@@ -19,7 +19,10 @@ from typing import Any
 
 import torch
 
+from phonebuddy.agent import read_record
+from phonebuddy.protocol import PromptConfig, PromptMismatchError, check_prompt_match
 from phonebuddy.sft.config import SFTConfig
+from phonebuddy.sft.data import DataError
 from phonebuddy.sft.dataset import Dataset, Split, build_dataset
 from phonebuddy.training.batch import pack_row
 from phonebuddy.training.checkpoint import CheckpointStore
@@ -58,6 +61,7 @@ class SFTTrainer:
         self.scratch = Path()  # a fresh folder for each run, removed when it ends
         self.checkpoints = CheckpointStore(config.checkpoint.output, config.name)
         self.stop = StopFlag()
+        self.prompt: PromptConfig | None = None  # what the data was rendered with
         self.metrics_file = MetricsFile(self.checkpoints)
         if world.is_main:
             metrics.sink = self.metrics_file
@@ -92,6 +96,11 @@ class SFTTrainer:
         model, processing = load_model(config.model, folder, world)
         torch.manual_seed(config.train.seed)
         dataset = build_dataset(config, processing)
+        try:
+            check_prompt_match(read_record(folder), dataset.prompt, what=f"the model at {folder}")
+        except PromptMismatchError as exc:
+            raise DataError(str(exc)) from None
+        self.prompt = dataset.prompt
         if world.is_main:
             self.metrics.record("dataset", dataset.statistics)
         model = shard_model(model, world)
@@ -235,7 +244,7 @@ class SFTTrainer:
             self.checkpoints, model, optimizer, processing,
             step=step, world=self.world, scratch=self.scratch, resume_key=self._resume_key(),
             state={"seen": seen}, keep_last=self.config.checkpoint.keep_last,
-            metrics=self.metrics,
+            metrics=self.metrics, prompt=self.prompt,
         )  # fmt: skip
 
     def _restore(

@@ -14,8 +14,9 @@ from phonebuddy.phoneworld.service.metrics import WorldMetrics
 from phonebuddy.phoneworld.service.pool import DevicePool
 from phonebuddy.phoneworld.tasks.registry import UnknownTaskError, get_template
 from phonebuddy.phoneworld.tasks.runner import TaskInstance, evaluate, instantiate, start
-from phonebuddy.protocol import ErrorCode, ScreenSize, Source
+from phonebuddy.protocol import ErrorCode, InvalidActionError, ScreenSize, Source
 from phonebuddy.protocol import env as messages
+from phonebuddy.protocol.elements import resolve_element
 
 # What PhoneWorld derives itself from (template, seed, language) and a client's spec must repeat:
 # a spec that says otherwise would tell the policy one task and verify another, or relabel a
@@ -101,13 +102,18 @@ class WorldBackend(EnvBackend):
         device = self.pool.slot(device_id).device
 
         def work() -> messages.ActReply:
-            result = device.act(request.action)
+            try:
+                action = resolve_element(request.action, device.ui_tree(), device.screen)
+            except InvalidActionError as exc:
+                raise ServiceError(ErrorCode.INVALID_REQUEST, exc.reason) from None
+            result = device.act(action)
             if not request.observe:
-                return messages.ActReply(effect=result.effect, note=result.note)
+                return messages.ActReply(effect=result.effect, note=result.note, action=action)
             observation, frame = device.observe(image_format=request.image_format)
             return messages.ActReply(
-                effect=result.effect, note=result.note, observation=observation, frame=frame
-            )
+                effect=result.effect, note=result.note, action=action,
+                observation=observation, frame=frame,
+            )  # fmt: skip
 
         return await asyncio.to_thread(work)
 
