@@ -28,6 +28,7 @@ from typing import Any
 import torch
 from tokenizers import Tokenizer
 from transformers import GenerationConfig, Qwen3_5ForConditionalGeneration
+from transformers.utils import logging as hf_logging
 
 from phonebuddy.policy_model.tiny import save_quietly
 
@@ -168,7 +169,13 @@ def _prune_model(
     source: Path, source_ids: list[int], new_id: Mapping[int, int]
 ) -> tuple[Qwen3_5ForConditionalGeneration, int]:
     """The pruned model and the source's vocabulary rows."""
-    full = Qwen3_5ForConditionalGeneration.from_pretrained(source, dtype="auto")
+    bars_were_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()  # loading one shard: a bar is only noise
+    try:
+        full = Qwen3_5ForConditionalGeneration.from_pretrained(source, dtype="auto")
+    finally:
+        if bars_were_on:
+            hf_logging.enable_progress_bar()
     rows = full.config.text_config.vocab_size
     config_values = remap_token_ids(full.config.to_dict(), new_id)
     config_values["text_config"]["vocab_size"] = len(source_ids)

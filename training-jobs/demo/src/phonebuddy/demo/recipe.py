@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rich.console import Console
 
@@ -107,6 +107,7 @@ class RecipeSettings:
     rl_group_size: int = 4
     step_budget: int = 10
     max_tokens: int = 48
+    language: Literal["zh", "en"] = "en"  # of the instructions: teacher, evaluation and RL alike
     viewer_url: str = "http://127.0.0.1:8095"
 
     @property
@@ -264,7 +265,9 @@ class Recipe:
         s = self.settings
         request = RolloutRequest(
             run_id=f"demo-{self.stamp}-teacher",
-            tasks=TaskSelection(template_ids=s.templates, seeds=tuple(range(s.train_seeds))),
+            tasks=TaskSelection(
+                template_ids=s.templates, seeds=tuple(range(s.train_seeds)), language=s.language
+            ),
             policy=PolicyTarget(
                 base_url=self.env["PHONEBUDDY_TEACHER_URL"], model="phoneworld-teacher"
             ),
@@ -328,7 +331,7 @@ class Recipe:
         )  # fmt: skip
         settings = [
             f"rollout.templates=[{','.join(templates)}]", f"rollout.seeds=[0,{s.train_seeds}]",
-            f"rollout.tasks_per_step={s.rl_tasks_per_step}",
+            f"rollout.tasks_per_step={s.rl_tasks_per_step}", f"rollout.language={s.language}",
             f"rollout.group_size={s.rl_group_size}", f"rollout.step_budget={s.step_budget}",
             "rollout.max_extra_rounds=0",  # a few steps: train on what one round gave
             f"train.steps={s.rl_steps}", f"checkpoint.every_steps={s.rl_steps}",
@@ -373,7 +376,7 @@ class Recipe:
                 "name": f"demo-{self.stamp}", "policies": entries,
                 "tasks.templates": [*s.templates, *s.held_out_templates],
                 "tasks.seeds": s.eval_seeds, "tasks.first_seed": TEST_SEEDS[0],
-                "tasks.sources": list(s.eval_sources), "tasks.language": "zh",
+                "tasks.sources": list(s.eval_sources), "tasks.language": s.language,
                 "rollout.step_budget": s.step_budget, "rollout.max_tokens": s.max_tokens,
                 # the untrained model records no prompt setting: it is given the demo's
                 "rollout.prompt": s.prompt.model_dump(mode="json"),

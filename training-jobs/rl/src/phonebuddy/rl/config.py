@@ -50,6 +50,9 @@ class RolloutConfig(Section):
         ge=0,
         description="seed the policy's sampling (reproducible runs); None: unseeded",
     )
+    language: Literal["zh", "en"] = Field(
+        default="en", description="the instructions' language (as the SFT data's)"
+    )
     prompt: PromptConfig | None = Field(
         default=None,
         description="how prompts show the phone; None = what the base checkpoint records "

@@ -395,7 +395,7 @@ class RLTrainer:
         policy = self.config.policy
         return RolloutRequest(
             run_id=f"{self.config.name}-step{step:05d}-r{round_number}",
-            tasks=TaskSelection(template_ids=picked, seeds=seeds),
+            tasks=TaskSelection(template_ids=picked, seeds=seeds, language=config.language),
             policy=PolicyTarget(
                 endpoint=policy.endpoint,
                 base_url=None if policy.endpoint else f"{server_root(policy.url)}/v1",
