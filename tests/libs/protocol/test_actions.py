@@ -215,3 +215,16 @@ def test_actions_are_frozen() -> None:
     click = Click(coordinate=(1, 2))
     with pytest.raises(ValueError, match="frozen"):
         click.coordinate = (3, 4)  # type: ignore[misc]
+
+
+def test_tool_calls_name_the_action_first() -> None:
+    """As Qwen's `mobile_use` calls do, whatever field order the action's model has."""
+    from phonebuddy.protocol import Click, Type, to_tool_call_json
+
+    assert to_tool_call_json(Click(coordinate=(1, 2))) == (
+        '{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [1, 2]}}'
+    )
+    assert to_tool_call_json(Click(element=7)).endswith('{"action": "click", "element": 7}}')
+    assert to_tool_call_json(Type(text="a", element=3)).endswith(
+        '{"action": "type", "text": "a", "element": 3}}'
+    )

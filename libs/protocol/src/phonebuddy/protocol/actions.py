@@ -286,8 +286,10 @@ def parse_tool_call(call: str | bytes | Mapping[str, Any]) -> Action:
 
 
 def to_arguments(action: Action) -> dict[str, Any]:
-    """The `arguments` object of the tool call for `action` (unset optional fields left out)."""
-    return action.model_dump(mode="json", exclude_none=True)
+    """The `arguments` object of the tool call for `action` (unset optional fields left out),
+    `action` first as Qwen's `mobile_use` calls write it."""
+    dumped = action.model_dump(mode="json", exclude_none=True)
+    return {"action": dumped.pop("action"), **dumped}
 
 
 def to_tool_call(action: Action) -> dict[str, Any]:
