@@ -6,10 +6,8 @@ import pytest
 import torch
 from PIL import Image
 from transformers import AutoTokenizer, Qwen3_5ForConditionalGeneration
-from typer.testing import CliRunner
 
 from phonebuddy.agent import build_prompt, render_chat
-from phonebuddy.policy.cli import app
 from phonebuddy.policy_model import prune_vocabulary
 from phonebuddy.policy_model.inputs import load_processing
 from phonebuddy.policy_model.tiny import expand_image_pads, image_processor, mm_token_type_ids
@@ -191,18 +189,3 @@ def test_pruning_is_deterministic(tiny_seed0, pruned, tmp_path):
     assert names == sorted(path.name for path in again.iterdir())
     for name in names:
         assert (again / name).read_bytes() == (pruned / name).read_bytes(), name
-
-
-def test_make_tiny_cli_prunes_to_a_jsonl_file(pruned, tmp_path):
-    data = tmp_path / "data.jsonl"
-    rows = [{"index": 0, "text": TEXTS[0]}, {"messages": [{"content": TEXTS[1]}]}, TEXTS[2]]
-    data.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
-    result = CliRunner().invoke(
-        app, ["make-tiny", str(tmp_path / "cli"), "--vocabulary-from", str(data)]
-    )
-    assert result.exit_code == 0, result.output
-    summary = json.loads((tmp_path / "cli" / VOCABULARY_FILE).read_text())
-    assert f"{summary['kept']} of 248320" in result.output
-    # The same texts give the same checkpoint as the library call (make_tiny is seeded).
-    for name in ("tokenizer.json", "model.safetensors", VOCABULARY_FILE):
-        assert (tmp_path / "cli" / name).read_bytes() == (pruned / name).read_bytes(), name

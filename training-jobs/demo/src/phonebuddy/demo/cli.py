@@ -66,11 +66,12 @@ def demo(
         ),
     ] = DEFAULTS.observation,
     template: Annotated[
-        list[str] | None, typer.Option(help="train on these templates (repeatable) [the demo's 12]")
+        list[str] | None,
+        typer.Option(help="train on these templates (repeatable) \\[the demo's 12]"),
     ] = None,
     held_out_template: Annotated[
         list[str] | None,
-        typer.Option(help="also evaluate on these untrained templates (repeatable) [3]"),
+        typer.Option(help="also evaluate on these untrained templates (repeatable) \\[3]"),
     ] = None,
     repeats: Annotated[
         int, typer.Option(min=1, help="SFT runs from N training seeds (the spread)")
