@@ -113,9 +113,9 @@ def history_text(history: Sequence[Step], *, last: int | None = None) -> str:
 
 def ui_tree_text(observation: Observation) -> str:
     """The screen's elements as numbered lines (`phonebuddy.protocol.elements`)."""
-    listed = elements_text(screen_elements(observation.ui_tree, observation.screen))
     if observation.ui_tree is None:
         return "(the device sent no UI tree)"
+    listed = elements_text(screen_elements(observation.ui_tree, observation.screen))
     return listed or "(no labelled elements)"
 
 

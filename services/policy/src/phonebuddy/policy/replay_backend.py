@@ -21,10 +21,11 @@ from PIL import Image
 from pydantic import ValidationError
 
 from phonebuddy.policy.api import ChatCompletionRequest
-from phonebuddy.policy.backend import EncodedPrompt, Generation, Sample, SamplingParams
+from phonebuddy.policy.backend import EncodedPrompt, Generation, SamplingParams
 from phonebuddy.policy.errors import BadRequestError
+from phonebuddy.policy.scripted import ScriptedBackend
 from phonebuddy.policy.settings import PolicySettings
-from phonebuddy.protocol import Terminate, TerminateStatus, to_tool_call_json
+from phonebuddy.protocol import Terminate, TerminateStatus
 from phonebuddy.protocol.replay import ReplayTable
 
 REPLAY_VERSION = "blind-replay"
@@ -40,12 +41,11 @@ def _text(content: object) -> str:
     return ""
 
 
-class ReplayBackend:
+class ReplayBackend(ScriptedBackend):
     name = "replay"
-    uses_checkpoints = False
 
     def __init__(self, settings: PolicySettings) -> None:
-        self.settings = settings
+        super().__init__(settings)
         self.table: ReplayTable | None = None
 
     @property
@@ -55,14 +55,6 @@ class ReplayBackend:
     @property
     def version(self) -> str:
         return REPLAY_VERSION
-
-    @property
-    def max_model_len(self) -> int:
-        return self.settings.max_model_len
-
-    @property
-    def queue_depth(self) -> int:
-        return 0
 
     async def start(self) -> None:
         path = Path(self.settings.model)
@@ -76,9 +68,6 @@ class ReplayBackend:
 
     async def close(self) -> None:
         pass
-
-    async def reload(self, checkpoint: Path, version: str) -> None:
-        raise BadRequestError("the replay baseline has no weights to reload", param="model")
 
     def template_of(self, instruction: str) -> str:
         assert self.table is not None
@@ -111,9 +100,4 @@ class ReplayBackend:
         template, step = prompt.payload
         path = self.table.templates[template].actions
         action = path[step] if step < len(path) else Terminate(status=TerminateStatus.FAILURE)
-        text = f"<tool_call>\n{to_tool_call_json(action)}\n</tool_call>"
-        return Generation(
-            samples=[Sample(text=text, token_ids=[], finish="stop") for _ in range(n)],
-            prompt_tokens=0,
-            model_version=REPLAY_VERSION,
-        )
+        return self.answer(action, n)

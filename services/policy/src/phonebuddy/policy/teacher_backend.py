@@ -14,7 +14,6 @@ mistaken for a model's.
 from __future__ import annotations
 
 from collections import OrderedDict
-from pathlib import Path
 
 from PIL import Image
 from pydantic import ValidationError
@@ -22,8 +21,9 @@ from pydantic import ValidationError
 from phonebuddy.agent.client import STEP_KEY
 from phonebuddy.bus import Bus, BusError, NatsSettings, RemoteError, connect
 from phonebuddy.policy.api import ChatCompletionRequest
-from phonebuddy.policy.backend import EncodedPrompt, Generation, Sample, SamplingParams
+from phonebuddy.policy.backend import EncodedPrompt, Generation, SamplingParams
 from phonebuddy.policy.errors import BadRequestError, NotReadyError, PolicyError
+from phonebuddy.policy.scripted import ScriptedBackend
 from phonebuddy.policy.settings import PolicySettings
 from phonebuddy.protocol import (
     LANGUAGE_KEY,
@@ -37,7 +37,6 @@ from phonebuddy.protocol import (
     TaskQuery,
     Terminate,
     TerminateStatus,
-    to_tool_call_json,
 )
 from phonebuddy.protocol.subjects import WORLD_ORACLE, WORLD_TASKS
 
@@ -52,12 +51,11 @@ class OracleUnavailableError(PolicyError):
     code = "oracle_unavailable"
 
 
-class TeacherBackend:
+class TeacherBackend(ScriptedBackend):
     name = "teacher"
-    uses_checkpoints = False
 
     def __init__(self, settings: PolicySettings, nats: NatsSettings | None = None) -> None:
-        self.settings = settings
+        super().__init__(settings)
         self.nats = nats
         self.bus: Bus | None = None
         self._oracles: OrderedDict[TaskQuery, tuple[Action, ...]] = OrderedDict()
@@ -70,23 +68,12 @@ class TeacherBackend:
     def version(self) -> str:
         return TEACHER_VERSION
 
-    @property
-    def max_model_len(self) -> int:
-        return self.settings.max_model_len
-
-    @property
-    def queue_depth(self) -> int:
-        return 0
-
     async def start(self) -> None:
         self.bus = await connect(self.nats or NatsSettings())
 
     async def close(self) -> None:
         if self.bus is not None:
             await self.bus.close()
-
-    async def reload(self, checkpoint: Path, version: str) -> None:
-        raise BadRequestError("the teacher has no weights to reload", param="model")
 
     async def encode(
         self, request: ChatCompletionRequest, images: list[Image.Image]
@@ -115,12 +102,7 @@ class TeacherBackend:
         query, step = prompt.payload
         actions = await self._oracle(query)
         action = actions[step] if step < len(actions) else Terminate(status=TerminateStatus.SUCCESS)
-        text = f"<tool_call>\n{to_tool_call_json(action)}\n</tool_call>"
-        return Generation(
-            samples=[Sample(text=text, token_ids=[], finish="stop") for _ in range(n)],
-            prompt_tokens=0,
-            model_version=TEACHER_VERSION,
-        )
+        return self.answer(action, n)
 
     async def _oracle(self, query: TaskQuery) -> tuple[Action, ...]:
         """The scripted solution of the task (template, seed, language) names: PhoneWorld

@@ -182,8 +182,7 @@ class Recipe:
             teacher = await self.teacher_rollouts()
         with self.stage("model", "the tiny Qwen3.5, its vocabulary pruned to the teacher data"):
             os.environ.setdefault("TQDM_DISABLE", "1")  # the jobs': no bars amid the stage's own
-            texts, replay = await self.prepare(teacher["run_id"], folder)
-            teacher["replay_paths"] = replay[1]
+            texts, replay, teacher["replay_paths"] = await self.prepare(teacher["run_id"], folder)
             seeds = [s.training_seed + k for k in range(s.repeats)]
             bases = {
                 seed: await asyncio.to_thread(tiny_for, texts, folder / "models", seed=seed)
@@ -203,7 +202,7 @@ class Recipe:
             policies = [("untrained", str(bases[seeds[0]])), ("sft", sft["checkpoint"])]
             policies += [(f"sft-seed{seed}", sft_runs[seed]["checkpoint"]) for seed in seeds[1:]]
             results, targets, timings = await self.evaluate(
-                policies, folder, teacher["run_id"], replay=("blind", str(replay[0]))
+                policies, folder, teacher["run_id"], replay=("blind", str(replay))
             )
         rl_templates = learnable_templates(results, s.templates)
         with self.stage("rl", f"{s.rl_steps} steps of GRPO, {s.rl_mix}, {len(rl_templates)} "
@@ -213,7 +212,7 @@ class Recipe:
             more, more_targets, more_timings = await self.evaluate(
                 [("rl", rl["checkpoint"])], folder, teacher["run_id"]
             )
-        names = [*policies, ("blind", str(replay[0])), ("rl", rl["checkpoint"])]  # report order
+        names = [*policies, ("blind", str(replay)), ("rl", rl["checkpoint"])]  # report order
         config = self.eval_config(names, teacher["run_id"], replay="blind")
         situations = await training_situations(config)
         report = build_report(
@@ -231,11 +230,9 @@ class Recipe:
             stages_s=self.stages_s, sft=sft, rl=rl, teacher=teacher, dashboards=dashboards,
         )  # fmt: skip
 
-    async def prepare(
-        self, run_id: str, folder: Path
-    ) -> tuple[list[str], tuple[Path, dict[str, int]]]:
+    async def prepare(self, run_id: str, folder: Path) -> tuple[list[str], Path, dict[str, int]]:
         """The teacher data's texts (what the tiny model's vocabulary is pruned to) and the blind
-        baseline's table (its file, and the path length per template)."""
+        baseline's table: its file, and the path length per template."""
         s = self.settings
         async with open_store(StoreSettings.from_variables(self.env)) as raw:
             store = TrajectoryStore(raw)
@@ -248,7 +245,7 @@ class Recipe:
         replay = folder / "blind-replay.json"
         replay.parent.mkdir(parents=True, exist_ok=True)
         await asyncio.to_thread(replay.write_text, table.model_dump_json(indent=2))
-        return texts, (replay, {t: len(p.actions) for t, p in table.templates.items()})
+        return texts, replay, {t: len(p.actions) for t, p in table.templates.items()}
 
     def metrics_settings(self, job: str) -> list[str]:
         """`--set`s that serve the job's /metrics on a free port the stack's Prometheus scrapes."""
