@@ -55,6 +55,7 @@ from phonebuddy.protocol.prompting import (
     PromptConfig,
     PromptMismatchError,
     check_prompt_match,
+    resolve_prompt,
 )
 from phonebuddy.protocol.rollout import (
     EpisodeWork,
@@ -171,6 +172,7 @@ __all__ = [
     "parse_action",
     "parse_tool_call",
     "resolve_element",
+    "resolve_prompt",
     "screen_elements",
     "seed_split",
     "task_metadata",

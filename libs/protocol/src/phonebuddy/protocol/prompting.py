@@ -83,3 +83,13 @@ def check_prompt_match(trained: PromptConfig | None, used: PromptConfig, *, what
             f"({used.describe()}); use the checkpoint's setting (its phonebuddy.json) or "
             "retrain"
         )
+
+
+def resolve_prompt(
+    given: PromptConfig | None, recorded: PromptConfig | None, *, what: str
+) -> PromptConfig:
+    """The setting a job runs a checkpoint under: the one it is `given`, which must be the one
+    the checkpoint `recorded`; else the record; else the default (one screenshot)."""
+    used = given or recorded or PromptConfig()
+    check_prompt_match(recorded, used, what=what)
+    return used

@@ -35,7 +35,7 @@ from phonebuddy.protocol import (
     SourceMix,
     Split,
     TaskSelection,
-    check_prompt_match,
+    resolve_prompt,
 )
 from phonebuddy.rollouts import RolloutClient
 from phonebuddy.stack.local import ServerStartError, ServiceProcess
@@ -129,14 +129,12 @@ async def checkpoint_prompt(checkpoint: str) -> PromptConfig | None:
 async def policy_prompt(policy: PolicyEntry, config: EvalConfig) -> PromptConfig:
     """The setting `policy` is evaluated under: the config's, which must match what a
     checkpoint records; else the record; else the default."""
-    given = config.rollout.prompt
     recorded = await checkpoint_prompt(policy.checkpoint) if policy.checkpoint else None
-    used = given or recorded or PromptConfig()
+    what = f"policy {policy.name!r} ({policy.checkpoint})"
     try:
-        check_prompt_match(recorded, used, what=f"policy {policy.name!r} ({policy.checkpoint})")
+        return resolve_prompt(config.rollout.prompt, recorded, what=what)
     except PromptMismatchError as exc:
         raise EvalError(str(exc)) from None
-    return used
 
 
 def _request(

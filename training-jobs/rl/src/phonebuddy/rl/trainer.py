@@ -39,7 +39,7 @@ from phonebuddy.protocol import (
     TaskList,
     TaskQuery,
     TaskSelection,
-    check_prompt_match,
+    resolve_prompt,
 )
 from phonebuddy.protocol.subjects import WORLD_TASKS
 from phonebuddy.rl.config import RLConfig
@@ -551,12 +551,10 @@ class RLTrainer:
     def _prompt(self, recorded: PromptConfig | None, folder: Path) -> PromptConfig:
         """The rollouts' prompt setting: the config's, which must be the one the model was
         trained on (its record), else the record, else the default."""
-        given = self.config.rollout.prompt
         try:
-            check_prompt_match(recorded, given or recorded or PromptConfig(), what=str(folder))
+            return resolve_prompt(self.config.rollout.prompt, recorded, what=str(folder))
         except PromptMismatchError as exc:
             raise JobError(str(exc)) from None
-        return given or recorded or PromptConfig()
 
 
 def _reward_metrics(groups: Sequence[RoundGroup], kept: Sequence[RoundGroup]) -> dict[str, Any]:
