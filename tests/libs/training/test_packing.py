@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from phonebuddy.training.packing import (
     PackPlan,
     best_fit_decreasing,
+    best_fit_shuffled,
     min_rows_lower_bound,
     pack_examples,
 )
@@ -83,6 +84,35 @@ def test_the_packer_keeps_every_example_once_and_never_needs_more_rows_than_bfd(
     assert_valid(plan, lengths, capacity)
     bound = min_rows_lower_bound(lengths, capacity)
     assert bound <= len(plan.rows) <= len(best_fit_decreasing(lengths, capacity).rows)
+
+
+@given(*lengths_and_capacity, st.integers(0, 3))
+def test_shuffled_best_fit_places_every_example_once_and_depends_on_the_seed_only(
+    lengths, capacity, seed
+) -> None:
+    plan = best_fit_shuffled(lengths, capacity, seed=seed)
+    assert_valid(plan, lengths, capacity)
+    assert best_fit_shuffled(list(lengths), capacity, seed=seed) == plan
+    sizes = sorted(plan.row_length(row) for row in range(len(plan.rows)))
+    assert len(sizes) < 2 or sizes[0] + sizes[1] > capacity
+
+
+def test_shuffled_rows_mix_examples_that_length_packing_keeps_together() -> None:
+    """Two tasks whose examples differ in length: packing by length gives rows of one task each,
+    shuffled packing rows of both (what a random minibatch holds)."""
+    rng = random.Random(0)
+    lengths = [rng.randint(380, 420) for _ in range(200)]
+    lengths += [rng.randint(280, 320) for _ in range(200)]
+    task = [0] * 200 + [1] * 200
+
+    def mixed_rows(plan: PackPlan) -> int:
+        return sum(len({task[index] for index in row}) == 2 for row in plan.rows)
+
+    tight, shuffled = pack_examples(lengths, 4096), best_fit_shuffled(lengths, 4096, seed=0)
+    assert mixed_rows(tight) <= 0.3 * len(tight.rows)
+    assert mixed_rows(shuffled) >= 0.9 * len(shuffled.rows)
+    assert len(shuffled.rows) <= 1.1 * len(tight.rows)
+    assert best_fit_shuffled(lengths, 4096, seed=1) != shuffled
 
 
 def test_best_fit_fills_the_tightest_row() -> None:

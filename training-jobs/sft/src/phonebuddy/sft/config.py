@@ -59,6 +59,12 @@ class DataConfig(Section):
 
 class PackingConfig(Section):
     max_tokens: int = Field(default=8192, ge=64, description="tokens per packed row")
+    order: Literal["shuffled", "tight"] = Field(
+        default="shuffled",
+        description="shuffled: rows mix examples at random (seeded by train.seed), as random "
+        "minibatches do; tight: fewest rows, examples grouped by length (rows then tend to hold "
+        "one task's examples, which hurts when a step trains on few rows)",
+    )
 
 
 class OptimConfig(Section):

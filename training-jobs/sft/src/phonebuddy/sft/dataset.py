@@ -15,7 +15,7 @@ from torch import nn
 
 from phonebuddy.policy_model.inputs import Processing
 from phonebuddy.protocol import PromptConfig
-from phonebuddy.sft.config import SFTConfig
+from phonebuddy.sft.config import PackingConfig, SFTConfig
 from phonebuddy.sft.data import (
     DataError,
     StepRow,
@@ -27,7 +27,7 @@ from phonebuddy.sft.data import (
 )
 from phonebuddy.sft.encode import encode_row
 from phonebuddy.training.batch import EncodedExample, PackedRow, pack_row
-from phonebuddy.training.packing import PackPlan, pack_examples
+from phonebuddy.training.packing import PackPlan, best_fit_shuffled, pack_examples
 
 DEFAULT_CACHE_BYTES = 2 << 30
 
@@ -43,7 +43,13 @@ class Split:
     """One side of the split: rows, their lengths and target counts, the packing plan."""
 
     def __init__(
-        self, rows: Sequence[StepRow], processing: Processing, max_tokens: int, cache_bytes: int
+        self,
+        rows: Sequence[StepRow],
+        processing: Processing,
+        packing: PackingConfig,
+        cache_bytes: int,
+        *,
+        seed: int,
     ) -> None:
         self.rows = list(rows)
         self.processing = processing
@@ -57,11 +63,14 @@ class Split:
             self._keep(index, example)
         self.lengths = lengths
         self.targets = targets
-        self.plan: PackPlan = (
-            pack_examples(lengths, max_tokens)
-            if lengths
-            else PackPlan(rows=(), dropped=(), capacity=max_tokens, lengths=())
-        )
+        capacity = packing.max_tokens
+        self.plan: PackPlan
+        if not lengths:
+            self.plan = PackPlan(rows=(), dropped=(), capacity=capacity, lengths=())
+        elif packing.order == "tight":
+            self.plan = pack_examples(lengths, capacity)
+        else:
+            self.plan = best_fit_shuffled(lengths, capacity, seed=seed)
 
     def _keep(self, index: int, example: EncodedExample) -> None:
         size = _size(example)
@@ -106,8 +115,9 @@ def build_dataset(config: SFTConfig, processing: Processing) -> Dataset:
         rows, config.data.validation_fraction, config.data.split_seed
     )
     cache = DEFAULT_CACHE_BYTES
-    train = Split(train_rows, processing, config.packing.max_tokens, cache)
-    validation = Split(val_rows, processing, config.packing.max_tokens, cache // 8)
+    seed = config.train.seed
+    train = Split(train_rows, processing, config.packing, cache, seed=seed)
+    validation = Split(val_rows, processing, config.packing, cache // 8, seed=seed)
     if not train.plan.rows:
         raise DataError(
             f"every training example is longer than packing.max_tokens="
@@ -121,6 +131,7 @@ def build_dataset(config: SFTConfig, processing: Processing) -> Dataset:
             "rows": len(train.plan.rows),
             "dropped_too_long": len(train.plan.dropped) + len(validation.plan.dropped),
             "utilization": round(train.plan.utilization, 4),
+            "order": config.packing.order,
         },
     }
     stats["prompt"] = prompt.model_dump(mode="json")
