@@ -63,14 +63,11 @@ class Split:
             self._keep(index, example)
         self.lengths = lengths
         self.targets = targets
-        capacity = packing.max_tokens
-        self.plan: PackPlan
-        if not lengths:
-            self.plan = PackPlan(rows=(), dropped=(), capacity=capacity, lengths=())
-        elif packing.order == "tight":
-            self.plan = pack_examples(lengths, capacity)
-        else:
-            self.plan = best_fit_shuffled(lengths, capacity, seed=seed)
+        self.plan: PackPlan = (
+            pack_examples(lengths, packing.max_tokens)
+            if packing.order == "tight"
+            else best_fit_shuffled(lengths, packing.max_tokens, seed=seed)
+        )
 
     def _keep(self, index: int, example: EncodedExample) -> None:
         size = _size(example)
